@@ -1,0 +1,6 @@
+import { runSections, type SectionRunner } from './report.js';
+
+/** Speed and memory benchmarks, each against a reference measured in the same run. `npm run bench -- NAME...` runs only those. */
+const sections: [string, SectionRunner][] = [];
+
+await runSections(sections, process.argv.slice(2));

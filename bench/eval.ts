@@ -1,0 +1,6 @@
+import { runSections, type SectionRunner } from './report.js';
+
+/** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
+const sections: [string, SectionRunner][] = [];
+
+await runSections(sections, process.argv.slice(2));

@@ -1,0 +1,55 @@
+import path from 'node:path';
+
+/** Everything the service reads from its environment, parsed once and typed. */
+export interface Config {
+  host: string;
+  port: number;
+  /** Base of every presigned link; undefined means "the address the server listens on". */
+  publicUrl: string | undefined;
+  dataDir: string;
+  /** postgres://... switches from the embedded SQLite file to PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** Lifetime of presigned links, in seconds. */
+  linkTtlSeconds: number;
+  /** Secret for presigned links; when unset one is generated and kept in the database. */
+  signingSecret: string | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const databaseUrl = optional(env, 'DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${databaseUrl}"`);
+  }
+  const publicUrl = optional(env, 'PUBLIC_URL');
+  if (publicUrl !== undefined && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+    throw new ConfigError(`PUBLIC_URL must be an http(s) URL, got "${publicUrl}"`);
+  }
+  return {
+    host: optional(env, 'HOST') ?? '127.0.0.1',
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    publicUrl: publicUrl?.replace(/\/+$/, ''),
+    dataDir: path.resolve(optional(env, 'DATA_DIR') ?? 'data'),
+    databaseUrl,
+    linkTtlSeconds: integer(env, 'LINK_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
+    signingSecret: optional(env, 'SIGNING_SECRET'),
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrateToLatest } from './migrations.js';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** postgres://... ; when undefined, an SQLite file under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+}
+
+function openSqlite(dataDir: string): Kysely<Database> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = new SQLite(path.join(dataDir, 'retouch.sqlite'));
+  // WAL lets the API read while a writer holds the lock; busy_timeout makes writers queue instead of failing.
+  file.pragma('journal_mode = WAL');
+  file.pragma('busy_timeout = 5000');
+  file.pragma('foreign_keys = ON');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+}
+
+function openPostgres(url: string): Kysely<Database> {
+  // COUNT(*) and BIGINT come back as strings by default; our counts fit in a JS number.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+}
+
+/** Opens the configured database and brings its schema up to date. */
+export async function openDatabase(options: DbOptions): Promise<Db> {
+  const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
+  const kysely = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  try {
+    await migrateToLatest(kysely, engine);
+  } catch (err) {
+    await kysely.destroy();
+    throw err;
+  }
+  return { kysely, engine, close: () => kysely.destroy() };
+}
+
+/** True when err is a unique-constraint violation, on either engine. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

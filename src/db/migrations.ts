@@ -1,0 +1,81 @@
+import { type CreateTableBuilder, type Kysely, type Migration, Migrator } from 'kysely';
+import type { Engine } from './connect.js';
+
+/** An auto-incrementing integer primary key, spelled the way each engine wants it. */
+function withId<T extends string>(table: CreateTableBuilder<T, never>, engine: Engine): CreateTableBuilder<T, 'id'> {
+  return engine === 'postgres'
+    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+}
+
+/**
+ * Migrations in order. Never edit one that has shipped: add a new one.
+ * They are code, not files, so the compiled service carries them wherever it runs.
+ */
+function migrations(engine: Engine): Record<string, Migration> {
+  return {
+    '0001_core': {
+      async up(db: Kysely<any>) {
+        await withId(db.schema.createTable('accounts'), engine)
+          .addColumn('name', 'text', (c) => c.notNull().unique())
+          .addColumn('api_key_hash', 'text', (c) => c.notNull().unique())
+          .addColumn('trial_cap', 'integer')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+
+        await withId(db.schema.createTable('projects'), engine)
+          .addColumn('uuid', 'text', (c) => c.notNull().unique())
+          .addColumn('account_id', 'integer', (c) => c.notNull().references('accounts.id').onDelete('cascade'))
+          .addColumn('flow', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('is_archived', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('number_of_images', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('ai_tools', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('projects_account_flow_name', ['account_id', 'flow', 'name'])
+          .execute();
+        await db.schema.createIndex('projects_account_created').on('projects').columns(['account_id', 'flow', 'created_at']).execute();
+
+        await withId(db.schema.createTable('project_files'), engine)
+          .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('role', 'text', (c) => c.notNull())
+          .addColumn('md5', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('project_files_project_name', ['project_id', 'file_name'])
+          .execute();
+
+        await db.schema
+          .createTable('multipart_uploads')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('part_count', 'integer', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('settings')
+          .addColumn('name', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations(engine) },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

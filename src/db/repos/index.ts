@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import { AccountsRepo } from './accounts.js';
+import { MultipartUploadsRepo } from './multipart-uploads.js';
+import { ProjectFilesRepo } from './project-files.js';
+import { ProjectsRepo } from './projects.js';
+import { SettingsRepo } from './settings.js';
+
+export interface Repos {
+  accounts: AccountsRepo;
+  projects: ProjectsRepo;
+  files: ProjectFilesRepo;
+  multipart: MultipartUploadsRepo;
+  settings: SettingsRepo;
+}
+
+export function createRepos(db: Kysely<Database>): Repos {
+  return {
+    accounts: new AccountsRepo(db),
+    projects: new ProjectsRepo(db),
+    files: new ProjectFilesRepo(db),
+    multipart: new MultipartUploadsRepo(db),
+    settings: new SettingsRepo(db),
+  };
+}

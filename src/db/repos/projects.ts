@@ -1,0 +1,66 @@
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database, NewProject, Project, ProjectFlow, ProjectState, ProjectUpdate } from '../schema.js';
+
+export interface ProjectFilter {
+  accountId: number;
+  flow: ProjectFlow;
+  /** null: archived and not archived alike. */
+  isArchived: boolean | null;
+  /** Case-insensitive substring of the name. */
+  search?: string | null;
+  states?: ProjectState[] | null;
+}
+
+export type ProjectOrder = 'date' | 'name';
+
+export class ProjectsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  insert(project: NewProject): Promise<Project> {
+    return this.db.insertInto('projects').values(project).returningAll().executeTakeFirstOrThrow();
+  }
+
+  byUuid(uuid: string): Promise<Project | undefined> {
+    return this.db.selectFrom('projects').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  }
+
+  byName(accountId: number, flow: ProjectFlow, name: string): Promise<Project | undefined> {
+    return this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('flow', '=', flow)
+      .where('name', '=', name)
+      .executeTakeFirst();
+  }
+
+  async update(id: number, changes: ProjectUpdate): Promise<void> {
+    await this.db.updateTable('projects').set(changes).where('id', '=', id).execute();
+  }
+
+  private filtered(filter: ProjectFilter): SelectQueryBuilder<Database, 'projects', object> {
+    let query = this.db
+      .selectFrom('projects')
+      .where('account_id', '=', filter.accountId)
+      .where('flow', '=', filter.flow);
+    if (filter.isArchived !== null) query = query.where('is_archived', '=', filter.isArchived ? 1 : 0);
+    if (filter.search) {
+      const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+    }
+    if (filter.states && filter.states.length > 0) query = query.where('state', 'in', filter.states);
+    return query;
+  }
+
+  async count(filter: ProjectFilter): Promise<number> {
+    const row = await this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  list(filter: ProjectFilter, order: ProjectOrder, limit: number, offset: number): Promise<Project[]> {
+    const query = this.filtered(filter).selectAll();
+    const ordered =
+      order === 'name' ? query.orderBy('name', 'asc').orderBy('id', 'asc') : query.orderBy('created_at', 'desc').orderBy('id', 'desc');
+    return ordered.limit(limit).offset(offset).execute();
+  }
+}

@@ -1,0 +1,76 @@
+import crypto from 'node:crypto';
+import { isUniqueViolation } from '../db/connect.js';
+import type { Repos } from '../db/repos/index.js';
+import type { Account } from '../db/schema.js';
+import { nowIso } from './clock.js';
+import { InvalidRequest, NotFound, Unauthenticated } from './errors.js';
+
+export const DEMO_ACCOUNT = 'demo';
+
+/** Keys are 32 random bytes; only their SHA-256 is stored, so a leaked database leaks no key. */
+function newApiKey(): { key: string; hash: string } {
+  const key = `rt_${crypto.randomBytes(32).toString('base64url')}`;
+  return { key, hash: hashApiKey(key) };
+}
+
+export function hashApiKey(key: string): string {
+  return crypto.createHash('sha256').update(key).digest('hex');
+}
+
+export interface CreatedAccount {
+  account: Account;
+  apiKey: string;
+}
+
+export class AccountsService {
+  constructor(private readonly repos: Repos) {}
+
+  async create(name: string, trialCap: number | null = null): Promise<CreatedAccount> {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
+      throw new InvalidRequest(`Account name "${name}" is not valid: use 1 to 64 letters, digits, ".", "_" or "-".`);
+    }
+    if (trialCap !== null && (!Number.isInteger(trialCap) || trialCap < 0)) {
+      throw new InvalidRequest(`The trial cap must be a non-negative integer, got ${trialCap}.`);
+    }
+    const { key, hash } = newApiKey();
+    try {
+      const account = await this.repos.accounts.insert({ name, api_key_hash: hash, trial_cap: trialCap, created_at: nowIso() });
+      return { account, apiKey: key };
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new InvalidRequest(`An account named "${name}" already exists.`);
+      throw err;
+    }
+  }
+
+  /** Replaces the account's key; the old one stops working with this call. */
+  async rotateKey(name: string): Promise<string> {
+    const account = await this.repos.accounts.byName(name);
+    if (!account) throw new NotFound(`No account named "${name}".`);
+    const { key, hash } = newApiKey();
+    await this.repos.accounts.setKeyHash(account.id, hash);
+    return key;
+  }
+
+  list(): Promise<Account[]> {
+    return this.repos.accounts.list();
+  }
+
+  async authenticate(apiKey: string | undefined): Promise<Account> {
+    if (!apiKey) throw new Unauthenticated('Missing API key: send it in the x-api-key header.');
+    const account = await this.repos.accounts.byKeyHash(hashApiKey(apiKey));
+    if (!account) throw new Unauthenticated('Invalid API key.');
+    return account;
+  }
+
+  /** Creates the demo account on a fresh installation; returns its key, or null when accounts exist. */
+  async ensureDemo(): Promise<string | null> {
+    if ((await this.repos.accounts.count()) > 0) return null;
+    try {
+      return (await this.create(DEMO_ACCOUNT)).apiKey;
+    } catch (err) {
+      // Another process sharing the database created it first.
+      if (err instanceof InvalidRequest) return null;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import crypto from 'node:crypto';
+import { isUniqueViolation } from '../db/connect.js';
+import type { Repos } from '../db/repos/index.js';
+import type { ProjectOrder } from '../db/repos/projects.js';
+import type { Account, Project, ProjectFlow, ProjectState } from '../db/schema.js';
+import { nowIso } from './clock.js';
+import { Forbidden, InvalidRequest, NotFound } from './errors.js';
+
+/** Project status as the API shows it (reference §3). */
+export type ProjectStatus = 'Pending' | 'In Progress' | 'Completed' | 'Failed';
+
+const STATUS_OF_STATE: Record<ProjectState, ProjectStatus> = {
+  created: 'Pending',
+  queued: 'Pending',
+  in_progress: 'In Progress',
+  completed: 'Completed',
+  failed: 'Failed',
+};
+
+export function projectStatus(state: ProjectState): ProjectStatus {
+  return STATUS_OF_STATE[state];
+}
+
+/** The list filter `status`; `processing` is everything not yet finished. */
+export type StatusFilter = 'processing' | 'completed' | 'failed';
+
+const STATES_OF_FILTER: Record<StatusFilter, ProjectState[]> = {
+  processing: ['created', 'queued', 'in_progress'],
+  completed: ['completed'],
+  failed: ['failed'],
+};
+
+export interface ProjectListQuery {
+  size: number;
+  page: number;
+  isArchived: boolean | null;
+  search?: string | null;
+  status?: StatusFilter | null;
+  sortBy?: ProjectOrder | null;
+}
+
+export interface ProjectPage {
+  projects: Project[];
+  total: number;
+}
+
+/** How many times a generated name is retried when a concurrent create took it. */
+const GENERATED_NAME_ATTEMPTS = 5;
+
+function generatedName(): string {
+  const stamp = new Date().toISOString().slice(0, 19).replace('T', ' ');
+  return `Project ${stamp} ${crypto.randomBytes(3).toString('hex')}`;
+}
+
+export class ProjectsService {
+  constructor(private readonly repos: Repos) {}
+
+  /** Creates a project; names are unique per account and flow, enforced by the database under races. */
+  async create(account: Account, flow: ProjectFlow, name?: string | null): Promise<Project> {
+    const attempts = name ? 1 : GENERATED_NAME_ATTEMPTS;
+    for (let attempt = 1; ; attempt++) {
+      const projectName = name || generatedName();
+      const now = nowIso();
+      try {
+        return await this.repos.projects.insert({
+          uuid: crypto.randomUUID(),
+          account_id: account.id,
+          flow,
+          name: projectName,
+          state: 'created',
+          is_archived: 0,
+          number_of_images: 0,
+          ai_tools: '[]',
+          created_at: now,
+          updated_at: now,
+        });
+      } catch (err) {
+        if (!isUniqueViolation(err)) throw err;
+        if (attempt >= attempts) throw new InvalidRequest(`A project named "${projectName}" already exists.`);
+      }
+    }
+  }
+
+  /** Best-effort check; create remains the authority under concurrency. */
+  async isNameAvailable(account: Account, flow: ProjectFlow, name: string): Promise<boolean> {
+    return (await this.repos.projects.byName(account.id, flow, name)) === undefined;
+  }
+
+  /** The project with this uuid in this flow, if the account owns it. */
+  async getOwned(account: Account, flow: ProjectFlow, uuid: string): Promise<Project> {
+    const project = await this.repos.projects.byUuid(uuid);
+    if (!project || project.flow !== flow) throw new NotFound('Project not found');
+    if (project.account_id !== account.id) throw new Forbidden("You don't have permission to access this project");
+    return project;
+  }
+
+  async list(account: Account, flow: ProjectFlow, query: ProjectListQuery): Promise<ProjectPage> {
+    const filter = {
+      accountId: account.id,
+      flow,
+      isArchived: query.isArchived,
+      search: query.search ?? null,
+      states: query.status ? STATES_OF_FILTER[query.status] : null,
+    };
+    const [total, projects] = await Promise.all([
+      this.repos.projects.count(filter),
+      this.repos.projects.list(filter, query.sortBy ?? 'date', query.size, query.page * query.size),
+    ]);
+    return { projects, total };
+  }
+}

@@ -1,0 +1,5 @@
+/** Where each project's objects live in the blob store. The last segment is always the file's own name. */
+export const storageKeys = {
+  original: (projectUuid: string, fileName: string) => `projects/${projectUuid}/originals/${fileName}`,
+  manifest: (projectUuid: string, fileName: string) => `projects/${projectUuid}/manifests/${fileName}`,
+};

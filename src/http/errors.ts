@@ -1,0 +1,57 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import FindMyWay from 'find-my-way';
+import { DomainError, Forbidden, InvalidRequest, NotFound, Unauthenticated } from '../domain/errors.js';
+import { type AjvError, type PydanticError, toPydanticErrors, type ValidationContext } from './validation-errors.js';
+
+/** The standard error envelope of reference §7. */
+export function errorBody(message: string): { error: { message: string } } {
+  return { error: { message } };
+}
+
+/** A request body that is not JSON; answered as FastAPI does, with a 422. */
+export class JsonBodyError extends Error {
+  constructor(readonly entry: PydanticError) {
+    super('JSON decode error');
+  }
+}
+
+function domainStatus(err: DomainError): number {
+  if (err instanceof InvalidRequest) return 400;
+  if (err instanceof Unauthenticated) return 401;
+  if (err instanceof Forbidden) return 403;
+  if (err instanceof NotFound) return 404;
+  return 400;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  // A shadow of the routing table, to tell "no such path" (404) from "no such method here" (405).
+  const shadow = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if ((METHODS as readonly string[]).includes(method)) shadow.on(method as (typeof METHODS)[number], route.url, () => undefined);
+    }
+  });
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const elsewhere = METHODS.some((m) => m !== request.method && shadow.find(m, path) !== null);
+    if (elsewhere) return reply.code(405).send({ detail: 'Method Not Allowed' });
+    return reply.code(404).send({ detail: 'Not Found' });
+  });
+
+  app.setErrorHandler(async (err: FastifyError, request, reply) => {
+    if (err instanceof JsonBodyError) return reply.code(422).send({ detail: [err.entry] });
+    if (err.validation) {
+      const context = (err.validationContext ?? 'body') as ValidationContext;
+      return reply.code(422).send({ detail: toPydanticErrors(err.validation as unknown as AjvError[], context) });
+    }
+    if (err instanceof DomainError) return reply.code(domainStatus(err)).send(errorBody(err.message));
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send(errorBody(err.message));
+    request.log.error({ err }, 'unexpected error');
+    return reply.code(500).send(errorBody('Internal Server Error'));
+  });
+}

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Services } from '../../services.js';
+import { projectItem } from '../presenters.js';
+import {
+  CreateProjectBody,
+  Data,
+  errorResponses,
+  Nullable,
+  PageQuery,
+  ProjectCreated,
+  ProjectItem,
+  ProjectList,
+  ProjectUuidParams,
+} from '../schemas.js';
+
+const tags = ['Smart Editing (I2I)'];
+
+/** Smart Editing projects: reference §4.2, first rows. */
+export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { projects } = services;
+
+  app.get(
+    '/i2i/projects',
+    {
+      schema: {
+        tags,
+        summary: 'List Smart Editing projects',
+        querystring: Type.Object({
+          ...PageQuery,
+          is_archived: Type.Optional(Nullable(Type.Boolean({ default: false }))),
+          search: Type.Optional(Nullable(Type.String())),
+          status: Type.Optional(Nullable(Type.Enum(['processing', 'completed', 'failed']))),
+          sort_by: Type.Optional(Nullable(Type.Enum(['date', 'name'], { default: 'date' }))),
+        }),
+        response: { 200: ProjectList, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const page = await projects.list(request.account, 'i2i', {
+        size: q.size,
+        page: q.page,
+        isArchived: q.is_archived === undefined ? false : q.is_archived,
+        search: q.search,
+        status: q.status,
+        sortBy: q.sort_by,
+      });
+      return {
+        data: {
+          projects: page.projects.map((p) => projectItem(p, { thumbnailSrc: null })),
+          pagination: { total: page.total, size: q.size, page: q.page },
+        },
+      };
+    },
+  );
+
+  app.post(
+    '/i2i/projects',
+    {
+      schema: {
+        tags,
+        summary: 'Create a Smart Editing project',
+        body: CreateProjectBody,
+        response: { 200: ProjectCreated, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const project = await projects.create(request.account, 'i2i', request.body?.name);
+      return { data: { project_uuid: project.uuid } };
+    },
+  );
+
+  app.get(
+    '/i2i/projects/is_valid_name',
+    {
+      schema: {
+        tags,
+        summary: 'Check that a project name is free (best effort)',
+        querystring: Type.Object({ name: Type.String() }),
+        response: { 200: Data(Type.Object({ is_valid: Type.Boolean() })), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: { is_valid: await projects.isNameAvailable(request.account, 'i2i', request.query.name) } }),
+  );
+
+  app.get(
+    '/i2i/projects/:project_uuid',
+    {
+      schema: {
+        tags,
+        summary: 'Get a Smart Editing project',
+        params: ProjectUuidParams,
+        querystring: Type.Object({ get_thumbnail: Type.Boolean({ default: true }) }),
+        response: { 200: Data(ProjectItem), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const project = await projects.getOwned(request.account, 'i2i', request.params.project_uuid);
+      return { data: projectItem(project, { thumbnailSrc: null }) };
+    },
+  );
+};

@@ -1,0 +1,24 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { sql } from 'kysely';
+import type { Services } from '../../services.js';
+import { metricsRegistry } from '../metrics.js';
+
+/** For operators: liveness with a database round trip, Prometheus metrics, the OpenAPI document. */
+export const opsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(services.db.kysely);
+      return { status: 'ok', database: services.db.engine };
+    } catch (err) {
+      app.log.error({ err }, 'health check failed');
+      return reply.code(503).send({ status: 'unavailable', database: services.db.engine });
+    }
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('content-type', metricsRegistry.contentType);
+    return metricsRegistry.metrics();
+  });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+};

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { DomainError } from './domain/errors.js';
+import { startServer } from './server.js';
+import { createServices, type Services } from './services.js';
+
+function nonNegativeInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a non-negative integer');
+  return n;
+}
+
+/** Runs fn with the services of the configured installation, closing them after. */
+async function withServices<T>(fn: (services: Services) => Promise<T>): Promise<T> {
+  const services = await createServices(loadConfig());
+  try {
+    return await fn(services);
+  } finally {
+    await services.close();
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const server = await startServer(config);
+  const demoKey = await server.services.accounts.ensureDemo();
+  if (demoKey) {
+    const file = path.join(config.dataDir, 'demo-api-key.txt');
+    fs.writeFileSync(file, `${demoKey}\n`, { mode: 0o600 });
+    // Printed once, to the terminal only: the key never goes through the logger.
+    process.stdout.write(`\nCreated account "demo". Its API key (also in ${file}):\n${demoKey}\n\n`);
+  }
+  server.app.log.info(`retouch listening on ${server.url} (database: ${server.services.db.engine}, data: ${config.dataDir})`);
+  const stop = async (signal: string) => {
+    server.app.log.info(`${signal}: shutting down`);
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+const program = new Command('retouch').description('Self-hostable AI photo editing service');
+
+program
+  .command('serve')
+  .description('serve the API (configuration from the environment; see README)')
+  .action(() => serve(loadConfig()));
+
+const accounts = program.command('accounts').description('manage accounts');
+accounts
+  .command('create')
+  .requiredOption('--name <name>', 'account name')
+  .option('--trial-cap <n>', 'photos the account may have edited in all (default: unlimited)', nonNegativeInteger)
+  .description('create an account; prints its API key alone on the last line')
+  .action((opts: { name: string; trialCap?: number }) =>
+    withServices(async (s) => {
+      const { account, apiKey } = await s.accounts.create(opts.name, opts.trialCap ?? null);
+      process.stdout.write(`Created account "${account.name}" (id ${account.id}). API key:\n${apiKey}\n`);
+    }),
+  );
+accounts
+  .command('list')
+  .description('list accounts')
+  .action(() =>
+    withServices(async (s) => {
+      for (const a of await s.accounts.list()) {
+        process.stdout.write(`${a.id}\t${a.name}\ttrial cap: ${a.trial_cap ?? 'unlimited'}\tcreated ${a.created_at}\n`);
+      }
+    }),
+  );
+
+program
+  .command('keys')
+  .description('manage API keys')
+  .command('rotate')
+  .requiredOption('--name <name>', 'account name')
+  .description('issue a new API key; the old one stops working at once')
+  .action((opts: { name: string }) =>
+    withServices(async (s) => {
+      const key = await s.accounts.rotateKey(opts.name);
+      process.stdout.write(`New API key for "${opts.name}":\n${key}\n`);
+    }),
+  );
+
+program.parseAsync().catch((err: unknown) => {
+  if (err instanceof DomainError || err instanceof ConfigError) {
+    process.stderr.write(`retouch: ${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
+});
