@@ -29,3 +29,23 @@ export interface CropRect {
   right: number;
   bottom: number;
 }
+
+/** What a photo says about itself; every field may be missing from a given file. */
+export interface PhotoMetadata {
+  make: string | null;
+  model: string | null;
+  lens: string | null;
+  /** When the photo was taken, ISO 8601 without time zone as cameras record it, e.g. 2024-05-01T14:03:22.120 */
+  captureTime: string | null;
+  /** Seconds. */
+  exposureTime: number | null;
+  fNumber: number | null;
+  iso: number | null;
+  /** Exposure compensation in EV, as set on the camera (brackets differ by it). */
+  exposureBias: number | null;
+  /** Millimetres. */
+  focalLength: number | null;
+  gps: { latitude: number; longitude: number; altitude: number | null } | null;
+  /** The embedded ICC profile, to carry into outputs. */
+  icc: Buffer | null;
+}
