@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
-import { type App, buildApp } from './http/app.js';
+import { type App, type AppOptions, buildApp } from './http/app.js';
 import { createServices, type Services } from './services.js';
 
 export interface RunningServer {
@@ -12,7 +12,7 @@ export interface RunningServer {
 }
 
 /** Builds the services and the HTTP app and listens; used by `retouch serve` and by the tests. */
-export async function startServer(config: Config, options: { logger?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(config: Config, options: AppOptions = {}): Promise<RunningServer> {
   const services = await createServices(config);
   const app = await buildApp(services, options);
   try {

@@ -33,7 +33,11 @@ function openSqlite(dataDir: string): Kysely<Database> {
 function openPostgres(url: string): Kysely<Database> {
   // COUNT(*) and BIGINT come back as strings by default; our counts fit in a JS number.
   pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }) });
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection dropped by the server (restart, failover) must not crash the process;
+  // the pool replaces it on the next query.
+  pool.on('error', (err) => process.emitWarning(`PostgreSQL idle connection lost: ${err.message}`));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /** Opens the configured database and brings its schema up to date. */

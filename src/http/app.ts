@@ -1,13 +1,14 @@
 import crypto from 'node:crypto';
+import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import ajvFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { registerErrorHandling } from './errors.js';
+import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
 import { registerMetrics } from './metrics.js';
+import { registerValidation } from './validation.js';
 import { i2iProjectRoutes } from './routes/i2i-projects.js';
 import { i2iUploadRoutes } from './routes/i2i-uploads.js';
 import { opsRoutes } from './routes/ops.js';
@@ -23,27 +24,32 @@ export function redactUrl(url: string): string {
 
 export type App = FastifyInstance;
 
-export async function buildApp(services: Services, options: { logger?: boolean } = {}): Promise<App> {
+export interface AppOptions {
+  /** Where log lines go; standard output when not given. */
+  logStream?: Writable;
+}
+
+export async function buildApp(services: Services, options: AppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: services.config.logLevel,
-            serializers: {
-              // Only these fields, so headers (x-api-key) are never logged.
-              req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
-            },
-          },
+    logger: {
+      level: services.config.logLevel,
+      serializers: {
+        // Only these fields, so headers (x-api-key) are never logged.
+        req: (req) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : crypto.randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 10 * 1024 * 1024,
-    ajv: {
-      customOptions: { allErrors: true, verbose: true, coerceTypes: 'array', removeAdditional: true, useDefaults: true },
-      plugins: [ajvFormats.default as never],
+    // Malformed HTTP never reaches a route; answer it in the standard envelope too.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return socket.destroy(err);
+      const body = JSON.stringify(errorBody('Bad Request: malformed HTTP request'));
+      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -52,6 +58,7 @@ export async function buildApp(services: Services, options: { logger?: boolean }
   });
 
   registerErrorHandling(app);
+  registerValidation(app);
   registerJsonParsing(app);
   registerMetrics(app);
 

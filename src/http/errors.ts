@@ -23,6 +23,15 @@ function domainStatus(err: DomainError): number {
   return 400;
 }
 
+/** FastAPI reports query inputs as the strings sent, not as ajv's coerced values. */
+function showRawQueryInput(detail: PydanticError[], url: string): void {
+  const raw = new URLSearchParams(url.split('?')[1] ?? '');
+  for (const entry of detail) {
+    const name = entry.loc.length === 2 ? String(entry.loc[1]) : null;
+    if (name !== null && entry.type !== 'missing' && raw.has(name)) entry.input = raw.get(name);
+  }
+}
+
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -46,7 +55,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof JsonBodyError) return reply.code(422).send({ detail: [err.entry] });
     if (err.validation) {
       const context = (err.validationContext ?? 'body') as ValidationContext;
-      return reply.code(422).send({ detail: toPydanticErrors(err.validation as unknown as AjvError[], context) });
+      const detail = toPydanticErrors(err.validation as unknown as AjvError[], context);
+      if (context === 'querystring') showRawQueryInput(detail, request.url);
+      return reply.code(422).send({ detail });
     }
     if (err instanceof DomainError) return reply.code(domainStatus(err)).send(errorBody(err.message));
     const status = err.statusCode ?? 500;

@@ -7,6 +7,10 @@ import { jsonInvalidError } from './validation-errors.js';
  * send JSON with an empty Content-Type, or none. An empty body reads as null.
  */
 export function registerJsonParsing(app: FastifyInstance): void {
+  // Fastify refuses an empty Content-Type with 415 before any parser runs; treat it as absent.
+  app.addHook('onRequest', async (request) => {
+    if (request.headers['content-type']?.trim() === '') delete request.headers['content-type'];
+  });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => {
     const body = String(text);

@@ -77,7 +77,8 @@ function translate(error: AjvError, root: string): PydanticError | null {
   const p = error.params;
   switch (error.keyword) {
     case 'required':
-      return { type: 'missing', loc: [...loc, String(p.missingProperty)], msg: 'Field required', input };
+      // pydantic shows the enclosing object for a missing body field, null for a missing parameter.
+      return { type: 'missing', loc: [...loc, String(p.missingProperty)], msg: 'Field required', input: root === 'body' ? input : null };
     case 'type': {
       const expected = Array.isArray(p.type) ? String(p.type[0]) : String(p.type);
       if (expected === 'null') return null;

@@ -101,12 +101,12 @@ export const storageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       throw err;
     });
     if (!info) return reply.code(404).send(errorBody('The file does not exist.'));
-    reply.header('content-type', contentType(key)).header('etag', info.etag).header('accept-ranges', 'bytes');
-    if (request.headers['if-none-match'] === info.etag) return reply.code(304).send();
     const range = parseRange(request.headers.range, info.size);
     if (range === 'unsatisfiable') {
       return reply.code(416).header('content-range', `bytes */${info.size}`).send(errorBody('The requested range is not satisfiable.'));
     }
+    reply.header('content-type', contentType(key)).header('etag', info.etag).header('accept-ranges', 'bytes');
+    if (request.headers['if-none-match'] === info.etag) return reply.code(304).send();
     if (range) {
       reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.size}`);
       reply.header('content-length', range.end - range.start + 1);

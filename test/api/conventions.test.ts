@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { request } from '../support/http.js';
+import { startTestServer, testEngines } from '../support/server.js';
+
+for (const engine of await testEngines()) {
+  describe(`API conventions (${engine.name})`, async () => {
+    const t = await startTestServer(engine);
+    const { api } = t;
+
+    test('a missing or unknown API key is refused with 401 in the standard envelope', async () => {
+      for (const client of [api.withKey(null), api.withKey('rt_not-a-key')]) {
+        const res = await client.get('/v1/i2i/projects');
+        assert.equal(res.status, 401);
+        assert.deepEqual(Object.keys(res.json), ['error']);
+        assert.equal(typeof res.json.error.message, 'string');
+      }
+    });
+
+    test('unknown route is 404 {"detail":"Not Found"}, wrong method is 405', async () => {
+      const missing = await api.get('/v1/nothing/here');
+      assert.equal(missing.status, 404);
+      assert.deepEqual(missing.json, { detail: 'Not Found' });
+      const wrong = await api.send('PATCH', '/v1/i2i/projects');
+      assert.equal(wrong.status, 405);
+      assert.deepEqual(wrong.json, { detail: 'Method Not Allowed' });
+      const wrongOnParam = await api.delete('/v1/i2i/projects/some-uuid');
+      assert.equal(wrongOnParam.status, 405);
+    });
+
+    test('query validation follows pydantic: one entry per failed field, loc, type, msg, raw input', async () => {
+      const res = await api.get('/v1/i2i/projects?size=101&page=-1&is_archived=maybe&status=done');
+      assert.equal(res.status, 422);
+      const byField = Object.fromEntries(res.json.detail.map((d: any) => [d.loc[1], d]));
+      assert.equal(res.json.detail.length, 4);
+      assert.deepEqual(byField.size.loc, ['query', 'size']);
+      assert.equal(byField.size.type, 'less_than_equal');
+      assert.equal(byField.size.msg, 'Input should be less than or equal to 100');
+      assert.equal(byField.size.input, '101');
+      assert.deepEqual(byField.size.ctx, { le: 100 });
+      assert.equal(byField.page.type, 'greater_than_equal');
+      assert.equal(byField.is_archived.type, 'bool_parsing');
+      assert.equal(byField.status.type, 'enum');
+      assert.equal(byField.status.msg, "Input should be 'processing', 'completed' or 'failed'");
+    });
+
+    test('size=0, size=abc and a missing required query parameter', async () => {
+      const zero = await api.get('/v1/i2i/projects?size=0');
+      assert.equal(zero.json.detail[0].type, 'greater_than_equal');
+      const abc = await api.get('/v1/i2i/projects?size=abc');
+      assert.equal(abc.status, 422);
+      assert.equal(abc.json.detail[0].type, 'int_parsing');
+      assert.equal(abc.json.detail[0].msg, 'Input should be a valid integer, unable to parse string as an integer');
+      const missing = await api.get('/v1/i2i/projects/is_valid_name');
+      assert.equal(missing.status, 422);
+      assert.deepEqual(missing.json.detail, [{ type: 'missing', loc: ['query', 'name'], msg: 'Field required', input: null }]);
+    });
+
+    test('pydantic boolean spellings are accepted in queries', async () => {
+      for (const value of ['true', 'False', '1', '0', 'yes', 'off']) {
+        const res = await api.get(`/v1/i2i/projects?is_archived=${value}`);
+        assert.equal(res.status, 200, `is_archived=${value}`);
+      }
+    });
+
+    test('body validation: invalid JSON, wrong type, nested locations', async () => {
+      const { project_uuid } = (await api.post('/v1/i2i/projects', {})).json.data;
+      const path = `/v1/i2i/projects/${project_uuid}/get_temporary_upload_links`;
+
+      const broken = await api.send('POST', path, undefined, { 'content-type': 'application/json' });
+      assert.equal(broken.status, 422, 'an empty body where one is required');
+      assert.deepEqual(broken.json.detail, [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }]);
+
+      const notJson = await request('POST', `${t.url}${path}`, { headers: { 'x-api-key': api.apiKey!, 'content-type': 'application/json' }, body: '{"files_list": [' });
+      assert.equal(notJson.status, 422);
+      assert.equal(notJson.json.detail[0].type, 'json_invalid');
+      assert.equal(notJson.json.detail[0].loc[0], 'body');
+      assert.equal(typeof notJson.json.detail[0].loc[1], 'number');
+
+      const notObject = await api.post(path, [1, 2]);
+      assert.equal(notObject.json.detail[0].type, 'model_attributes_type');
+      assert.deepEqual(notObject.json.detail[0].loc, ['body']);
+
+      const nested = await api.post(path, { files_list: [{ file_name: 'a.jpg' }, { name: 'b.jpg' }, { file_name: 7 }] });
+      assert.equal(nested.status, 422);
+      assert.deepEqual(
+        nested.json.detail.map((d: any) => [d.loc, d.type]),
+        [
+          [['body', 'files_list', 1, 'file_name'], 'missing'],
+          [['body', 'files_list', 2, 'file_name'], 'string_type'],
+        ],
+      );
+      const short = await api.post(path, { files_list: [{ file_name: '' }] });
+      assert.equal(short.json.detail[0].type, 'string_too_short');
+      assert.equal(short.json.detail[0].msg, 'String should have at least 1 character');
+    });
+
+    test('JSON is accepted with application/json, with no Content-Type and with an empty Content-Type', async () => {
+      const variants: Record<string, string>[] = [{ 'content-type': 'application/json' }, {}, { 'content-type': '' }];
+      for (const [i, headers] of variants.entries()) {
+        const res = await request('POST', `${t.url}/v1/i2i/projects`, {
+          headers: { 'x-api-key': api.apiKey!, ...headers },
+          body: JSON.stringify({ name: `ct-${i}-${Date.now()}` }),
+        });
+        assert.equal(res.status, 200, `variant ${JSON.stringify(headers)}: ${res.text}`);
+        assert.ok(res.json.data.project_uuid);
+      }
+    });
+
+    test('responses carry a request id; logs hold neither API keys nor link signatures', async () => {
+      const res = await api.get('/v1/i2i/projects');
+      assert.match(String(res.headers['x-request-id']), /^[\w.-]+$/);
+      const { project_uuid } = (await api.post('/v1/i2i/projects', {})).json.data;
+      const links = await api.post(`/v1/i2i/projects/${project_uuid}/get_temporary_upload_links`, { files_list: [{ file_name: 'a.jpg' }] });
+      const link = links.json.data.files_list[0].upload_link as string;
+      await request('PUT', link, { body: 'x' });
+      const signature = new URL(link).searchParams.get('signature')!;
+      const all = t.logs.join('\n');
+      assert.ok(all.includes('"reqId"'), 'structured lines with a request id');
+      assert.ok(all.includes('[redacted]'), 'the storage request was logged, redacted');
+      assert.ok(!all.includes(api.apiKey!), 'no API key in logs');
+      assert.ok(!all.includes(signature), 'no signature in logs');
+    });
+
+    test('an unexpected failure is a 500 in the standard envelope without internals', async () => {
+      const broken = await startTestServer(engine);
+      await broken.server.services.db.close();
+      const res = await broken.api.get('/v1/i2i/projects');
+      assert.equal(res.status, 500);
+      assert.deepEqual(res.json, { error: { message: 'Internal Server Error' } });
+    });
+  });
+}

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { after, describe, test } from 'node:test';
+import { ApiClient } from './support/http.js';
+
+const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
+const run = promisify(execFile);
+
+function tempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-cli-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function cli(dataDir: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run(process.execPath, [main, ...args], { env: { ...process.env, DATA_DIR: dataDir } });
+  return stdout;
+}
+
+const lastLine = (text: string) => text.trimEnd().split('\n').pop()!;
+
+/** Starts `retouch serve` and resolves with its URL and everything it printed so far. */
+function serve(dataDir: string): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [main, 'serve'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0' } });
+  let output = '';
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  after(stop);
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /retouch listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (match) resolve({ url: match[1]!, output: () => output, stop });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+describe('command line', () => {
+  test('accounts create prints the key alone on the last line; list shows the account; keys are stored hashed', async () => {
+    const dir = tempDir();
+    const out = await cli(dir, 'accounts', 'create', '--name', 'studio', '--trial-cap', '250');
+    const key = lastLine(out);
+    assert.match(key, /^rt_[\w-]{43}$/);
+    const list = await cli(dir, 'accounts', 'list');
+    assert.match(list, /studio\ttrial cap: 250/);
+    const database = fs.readFileSync(path.join(dir, 'retouch.sqlite'));
+    assert.ok(!database.includes(Buffer.from(key)), 'the key is not in the database in clear');
+    await assert.rejects(cli(dir, 'accounts', 'create', '--name', 'studio'), /already exists/);
+  });
+
+  test('serve creates the demo account once, prints its key and writes it to DATA_DIR; keys rotate at once', async () => {
+    const dir = tempDir();
+    const first = await serve(dir);
+    const keyFile = path.join(dir, 'demo-api-key.txt');
+    const demoKey = fs.readFileSync(keyFile, 'utf8').trim();
+    assert.ok(first.output().includes(demoKey), 'printed once at first start');
+    const demo = new ApiClient(first.url, demoKey);
+    assert.equal((await demo.get('/v1/i2i/projects')).status, 200);
+    assert.equal((await demo.get('/healthz')).status, 200);
+
+    const rotated = lastLine(await cli(dir, 'keys', 'rotate', '--name', 'demo'));
+    assert.notEqual(rotated, demoKey);
+    assert.equal((await demo.get('/v1/i2i/projects')).status, 401, 'the old key stops working at once');
+    assert.equal((await demo.withKey(rotated).get('/v1/i2i/projects')).status, 200);
+    await first.stop();
+
+    const second = await serve(dir);
+    assert.ok(!second.output().includes('Created account'), 'no second demo account');
+    await second.stop();
+  });
+});
