@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /** Everything the service reads from its environment, parsed once and typed. */
@@ -14,6 +15,16 @@ export interface Config {
   /** Secret for presigned links; when unset one is generated and kept in the database. */
   signingSecret: string | undefined;
   logLevel: string;
+  /** Whether this process runs queued jobs (edits, callbacks); `retouch serve` with RUN_JOBS=false serves the API only. */
+  runJobs: boolean;
+  /** Worker threads rendering photos; the number of cores by default. */
+  imagingThreads: number;
+  /** How long a worker holds a job without renewing its lease before another may take it. */
+  jobLeaseSeconds: number;
+  /** Lets callbacks go to http:// and to private, loopback or link-local addresses (tests, closed networks). */
+  callbackAllowPrivate: boolean;
+  /** First callback retry delay; the later ones are multiples of it (see docs/callbacks.md). */
+  callbackRetryBaseSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -25,6 +36,22 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: nu
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
   }
+  return value;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
   return value;
 }
 
@@ -51,5 +78,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     linkTtlSeconds: integer(env, 'LINK_TTL_SECONDS', 3600, 1, 7 * 24 * 3600),
     signingSecret: optional(env, 'SIGNING_SECRET'),
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    runJobs: boolean(env, 'RUN_JOBS', true),
+    imagingThreads: integer(env, 'IMAGING_THREADS', os.availableParallelism(), 1, 256),
+    jobLeaseSeconds: positive(env, 'JOB_LEASE_SECONDS', 60),
+    callbackAllowPrivate: boolean(env, 'CALLBACK_ALLOW_PRIVATE', false),
+    callbackRetryBaseSeconds: positive(env, 'CALLBACK_RETRY_BASE_SECONDS', 15),
   };
 }

@@ -65,6 +65,45 @@ function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_editing': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('accounts').addColumn('webhook_secret', 'text').execute();
+        await db.schema.alterTable('projects').addColumn('options', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+        await db.schema.alterTable('projects').addColumn('callback_url', 'text').execute();
+        await db.schema.alterTable('projects').addColumn('submitted_at', 'text').execute();
+        await db.schema.alterTable('projects').addColumn('finished_at', 'text').execute();
+
+        await withId(db.schema.createTable('outputs'), engine)
+          .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('sources', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('error', 'text')
+          .addColumn('settings', 'text')
+          .addColumn('thumbnail_of', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addUniqueConstraint('outputs_project_kind_name', ['project_id', 'kind', 'file_name'])
+          .execute();
+
+        await withId(db.schema.createTable('jobs'), engine)
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('key', 'text', (c) => c.notNull().unique())
+          .addColumn('payload', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('max_attempts', 'integer', (c) => c.notNull())
+          .addColumn('run_after', 'text', (c) => c.notNull())
+          .addColumn('locked_by', 'text')
+          .addColumn('locked_until', 'text')
+          .addColumn('last_error', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('jobs_state_run_after').on('jobs').columns(['state', 'run_after']).execute();
+      },
+    },
   };
 }
 

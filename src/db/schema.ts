@@ -10,6 +10,8 @@ export interface Database {
   project_files: ProjectFilesTable;
   multipart_uploads: MultipartUploadsTable;
   settings: SettingsTable;
+  outputs: OutputsTable;
+  jobs: JobsTable;
 }
 
 export interface AccountsTable {
@@ -19,6 +21,8 @@ export interface AccountsTable {
   api_key_hash: string;
   /** Photos this account may have edited in all; null means unlimited. */
   trial_cap: number | null;
+  /** Key of the HMAC signatures on this account's callbacks; made on first use. */
+  webhook_secret: string | null;
   created_at: string;
 }
 
@@ -38,6 +42,11 @@ export interface ProjectsTable {
   number_of_images: number;
   /** JSON array of the enabled editing options. */
   ai_tools: string;
+  /** JSON of the edit request's options, kept for the jobs that carry it out. */
+  options: string;
+  callback_url: string | null;
+  submitted_at: string | null;
+  finished_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -72,6 +81,47 @@ export interface SettingsTable {
   value: string;
 }
 
+/** What an output is: a Smart Editing JPEG (more kinds come with the profile flow). */
+export type OutputKind = 'i2i';
+export type OutputState = 'pending' | 'done' | 'failed';
+
+/** One delivered (or to-be-delivered) file of a project, and the sources it is made from. */
+export interface OutputsTable {
+  id: Generated<number>;
+  project_id: number;
+  kind: OutputKind;
+  file_name: string;
+  /** JSON array of the source photo names; several for an HDR group. */
+  sources: string;
+  state: OutputState;
+  error: string | null;
+  /** JSON DevelopSettings the output was rendered with. */
+  settings: string | null;
+  /** ETag of the output object the current thumbnail was made from. */
+  thumbnail_of: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type JobState = 'queued' | 'running' | 'done' | 'failed';
+
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** Unique: enqueueing the same key twice makes one job. */
+  key: string;
+  payload: string;
+  state: JobState;
+  attempts: number;
+  max_attempts: number;
+  run_after: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export type Account = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type Project = Selectable<ProjectsTable>;
@@ -79,3 +129,6 @@ export type NewProject = Insertable<ProjectsTable>;
 export type ProjectUpdate = Updateable<ProjectsTable>;
 export type ProjectFile = Selectable<ProjectFilesTable>;
 export type MultipartUpload = Selectable<MultipartUploadsTable>;
+export type Output = Selectable<OutputsTable>;
+export type NewOutput = Insertable<OutputsTable>;
+export type Job = Selectable<JobsTable>;

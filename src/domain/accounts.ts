@@ -13,6 +13,10 @@ function newApiKey(): { key: string; hash: string } {
   return { key, hash: hashApiKey(key) };
 }
 
+function newWebhookSecret(): string {
+  return `whsec_${crypto.randomBytes(32).toString('base64url')}`;
+}
+
 export function hashApiKey(key: string): string {
   return crypto.createHash('sha256').update(key).digest('hex');
 }
@@ -34,7 +38,13 @@ export class AccountsService {
     }
     const { key, hash } = newApiKey();
     try {
-      const account = await this.repos.accounts.insert({ name, api_key_hash: hash, trial_cap: trialCap, created_at: nowIso() });
+      const account = await this.repos.accounts.insert({
+        name,
+        api_key_hash: hash,
+        trial_cap: trialCap,
+        webhook_secret: newWebhookSecret(),
+        created_at: nowIso(),
+      });
       return { account, apiKey: key };
     } catch (err) {
       if (isUniqueViolation(err)) throw new InvalidRequest(`An account named "${name}" already exists.`);

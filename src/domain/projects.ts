@@ -71,6 +71,10 @@ export class ProjectsService {
           is_archived: 0,
           number_of_images: 0,
           ai_tools: '[]',
+          options: '{}',
+          callback_url: null,
+          submitted_at: null,
+          finished_at: null,
           created_at: now,
           updated_at: now,
         });

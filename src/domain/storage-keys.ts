@@ -2,4 +2,6 @@
 export const storageKeys = {
   original: (projectUuid: string, fileName: string) => `projects/${projectUuid}/originals/${fileName}`,
   manifest: (projectUuid: string, fileName: string) => `projects/${projectUuid}/manifests/${fileName}`,
+  output: (projectUuid: string, fileName: string) => `projects/${projectUuid}/outputs/${fileName}`,
+  thumbnail: (projectUuid: string, fileName: string) => `projects/${projectUuid}/thumbnails/${fileName}`,
 };

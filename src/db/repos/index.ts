@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { AccountsRepo } from './accounts.js';
 import { MultipartUploadsRepo } from './multipart-uploads.js';
+import { OutputsRepo } from './outputs.js';
 import { ProjectFilesRepo } from './project-files.js';
 import { ProjectsRepo } from './projects.js';
 import { SettingsRepo } from './settings.js';
@@ -12,6 +13,7 @@ export interface Repos {
   files: ProjectFilesRepo;
   multipart: MultipartUploadsRepo;
   settings: SettingsRepo;
+  outputs: OutputsRepo;
 }
 
 export function createRepos(db: Kysely<Database>): Repos {
@@ -21,5 +23,6 @@ export function createRepos(db: Kysely<Database>): Repos {
     files: new ProjectFilesRepo(db),
     multipart: new MultipartUploadsRepo(db),
     settings: new SettingsRepo(db),
+    outputs: new OutputsRepo(db),
   };
 }

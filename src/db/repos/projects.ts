@@ -34,8 +34,36 @@ export class ProjectsRepo {
       .executeTakeFirst();
   }
 
+  byId(id: number): Promise<Project | undefined> {
+    return this.db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   async update(id: number, changes: ProjectUpdate): Promise<void> {
     await this.db.updateTable('projects').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Moves the project to `to` if it is in one of `from`; false when another request moved it first. */
+  async transition(id: number, from: ProjectState[], to: ProjectState, changes: ProjectUpdate = {}): Promise<boolean> {
+    const result = await this.db
+      .updateTable('projects')
+      .set({ ...changes, state: to })
+      .where('id', '=', id)
+      .where('state', 'in', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Photos of all the account's projects submitted for editing: what a trial cap counts. */
+  async photosSubmitted(accountId: number): Promise<number> {
+    const row = await this.db
+      .selectFrom('project_files')
+      .innerJoin('projects', 'projects.id', 'project_files.project_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('projects.account_id', '=', accountId)
+      .where('projects.submitted_at', 'is not', null)
+      .where('project_files.role', '=', 'photo')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   private filtered(filter: ProjectFilter): SelectQueryBuilder<Database, 'projects', object> {

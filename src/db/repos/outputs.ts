@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database, NewOutput, Output, OutputKind, OutputState } from '../schema.js';
+
+export class OutputsRepo {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Inserts outputs not yet known (by project, kind and name): planning may run twice. */
+  async insertMissing(outputs: NewOutput[]): Promise<void> {
+    if (outputs.length === 0) return;
+    await this.db
+      .insertInto('outputs')
+      .values(outputs)
+      .onConflict((oc) => oc.columns(['project_id', 'kind', 'file_name']).doNothing())
+      .execute();
+  }
+
+  byId(id: number): Promise<Output | undefined> {
+    return this.db.selectFrom('outputs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byName(projectId: number, kind: OutputKind, fileName: string): Promise<Output | undefined> {
+    return this.db
+      .selectFrom('outputs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('kind', '=', kind)
+      .where('file_name', '=', fileName)
+      .executeTakeFirst();
+  }
+
+  list(projectId: number, kind: OutputKind, state?: OutputState): Promise<Output[]> {
+    let query = this.db.selectFrom('outputs').selectAll().where('project_id', '=', projectId).where('kind', '=', kind);
+    if (state) query = query.where('state', '=', state);
+    return query.orderBy('file_name').execute();
+  }
+
+  /** The first delivered output of each project, for list thumbnails. */
+  async firstDone(projectIds: number[], kind: OutputKind): Promise<Map<number, Output>> {
+    if (projectIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('outputs')
+      .selectAll()
+      .where('project_id', 'in', projectIds)
+      .where('kind', '=', kind)
+      .where('state', '=', 'done')
+      .orderBy('file_name')
+      .execute();
+    const first = new Map<number, Output>();
+    for (const row of rows) if (!first.has(row.project_id)) first.set(row.project_id, row);
+    return first;
+  }
+
+  async countByState(projectId: number, kind: OutputKind): Promise<Record<OutputState, number>> {
+    const rows = await this.db
+      .selectFrom('outputs')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('project_id', '=', projectId)
+      .where('kind', '=', kind)
+      .groupBy('state')
+      .execute();
+    const counts: Record<OutputState, number> = { pending: 0, done: 0, failed: 0 };
+    for (const row of rows) counts[row.state] = Number(row.n);
+    return counts;
+  }
+
+  async update(id: number, changes: Partial<Pick<Output, 'state' | 'error' | 'settings' | 'thumbnail_of' | 'updated_at'>>): Promise<void> {
+    await this.db.updateTable('outputs').set(changes).where('id', '=', id).execute();
+  }
+}

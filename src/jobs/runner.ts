@@ -1,0 +1,126 @@
+import { EventEmitter } from 'node:events';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Job } from '../db/schema.js';
+import type { JobQueue } from './queue.js';
+
+/** Thrown by a handler when trying again cannot help (a corrupt photo, a refused URL). */
+export class PermanentJobError extends Error {}
+
+export interface JobHandler {
+  run(payload: any, job: Job): Promise<void>;
+  /** Called once when the job will not be tried again, so the work it stood for can be marked failed. */
+  giveUp?(payload: any, job: Job, error: string): Promise<void>;
+  /** Seconds before attempt n+1 after attempt n failed. */
+  retryDelaySeconds?(attempt: number): number;
+}
+
+export interface RunnerOptions {
+  workerId: string;
+  /** Kinds this runner takes, with their handlers. */
+  handlers: Record<string, JobHandler>;
+  concurrency: number;
+  leaseSeconds: number;
+  pollMilliseconds: number;
+  log: FastifyBaseLogger;
+}
+
+/** Runs jobs of some kinds from the queue, at most `concurrency` at a time, until stopped. */
+export class JobRunner {
+  private active = new Set<Promise<void>>();
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private readonly wakeup = new EventEmitter();
+
+  constructor(
+    private readonly queue: JobQueue,
+    private readonly options: RunnerOptions,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.pump();
+  }
+
+  /** Looks for work now instead of at the next poll: call after enqueueing. */
+  wake(): void {
+    this.wakeup.emit('wake');
+  }
+
+  /** Stops taking jobs and waits for those in flight. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await Promise.allSettled(this.active);
+  }
+
+  private idle(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeup.off('wake', done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.options.pollMilliseconds);
+      this.wakeup.once('wake', done);
+    });
+  }
+
+  private async pump(): Promise<void> {
+    const kinds = Object.keys(this.options.handlers);
+    while (this.running) {
+      let job: Job | null = null;
+      if (this.active.size < this.options.concurrency) {
+        try {
+          job = await this.queue.claim(this.options.workerId, kinds, this.options.leaseSeconds);
+        } catch (err) {
+          this.options.log.error({ err }, 'claiming a job failed');
+        }
+      }
+      if (job) {
+        const work = this.execute(job).finally(() => {
+          this.active.delete(work);
+          this.wake();
+        });
+        this.active.add(work);
+      } else {
+        await this.idle();
+      }
+    }
+  }
+
+  private async execute(job: Job): Promise<void> {
+    const { workerId, leaseSeconds, log } = this.options;
+    const handler = this.options.handlers[job.kind]!;
+    const payload = JSON.parse(job.payload) as unknown;
+    const giveUp = async (error: string) => {
+      await this.queue.fail(job, workerId, error);
+      await handler.giveUp?.(payload, job, error);
+    };
+    try {
+      if (job.attempts > job.max_attempts) {
+        await giveUp(job.last_error ?? `gave up after ${job.max_attempts} attempts`);
+        return;
+      }
+      const beat = setInterval(() => {
+        this.queue.heartbeat(job, workerId, leaseSeconds).catch((err: unknown) => log.warn({ err, job: job.id }, 'lease renewal failed'));
+      }, (leaseSeconds * 1000) / 3);
+      try {
+        await handler.run(payload, job);
+      } finally {
+        clearInterval(beat);
+      }
+      await this.queue.complete(job, workerId);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, err: message }, 'job failed');
+      try {
+        if (err instanceof PermanentJobError || job.attempts >= job.max_attempts) await giveUp(message);
+        else await this.queue.retryLater(job, workerId, message, handler.retryDelaySeconds?.(job.attempts) ?? 5 * job.attempts);
+      } catch (bookkeeping) {
+        log.error({ err: bookkeeping, job: job.id }, 'recording a job failure failed; its lease will expire and it will run again');
+      }
+    }
+  }
+}
