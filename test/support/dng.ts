@@ -6,12 +6,13 @@
  *   const dng = writeDng({ image, bits: 14, cfa: 'RGGB', make: 'Seed', exposureBias: -2 });
  *
  * The scene is linearised, multiplied by 2^exposure, mixed into "camera RGB" by
- * cameraMatrix, divided by the white balance (multiplied by asShotNeutral, as a camera
- * records a grey under that light), scaled to [blackLevel, whiteLevel], clipped and
- * mosaiced. ColorMatrix1 (XYZ -> camera, D65) and AsShotNeutral carry that back, so a
- * decode with the as-shot white balance to sRGB returns the input (up to demosaicing and
- * clipping).
+ * cameraMatrix, multiplied by asShotNeutral (as a camera records a grey under that
+ * light), scaled to [blackLevel, whiteLevel], clipped and mosaiced. ColorMatrix1
+ * (XYZ -> camera, D65, from cameraMatrix and daylightNeutral) and AsShotNeutral carry that
+ * back, so a decode with the as-shot white balance to sRGB returns the input (up to
+ * demosaicing and clipping).
  */
+import { TiffLayout, type TiffTag } from '../../src/imaging/raw/tiff-writer.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 export interface DngOptions {
@@ -25,7 +26,9 @@ export interface DngOptions {
   blackLevel?: number;
   /** Default 2^bits - 1. */
   whiteLevel?: number;
-  /** The camera-RGB reading of a neutral grey. Default [0.5, 1, 1/1.5]. */
+  /** The camera-RGB reading of a grey in daylight (D65), which ColorMatrix1 encodes. Default [0.5, 1, 1/1.5]. */
+  daylightNeutral?: [number, number, number];
+  /** The camera-RGB reading of a grey under the light of this shot (a diagonal in camera RGB). Default daylightNeutral. */
   asShotNeutral?: [number, number, number];
   /** Row-major 3x3, camera RGB = M x linear sRGB, rows summing to 1. Default identity. */
   cameraMatrix?: number[];
@@ -50,16 +53,6 @@ export interface DngOptions {
   preview?: boolean;
 }
 
-type TagType = 'BYTE' | 'ASCII' | 'SHORT' | 'LONG' | 'RATIONAL' | 'SRATIONAL' | 'UNDEFINED';
-interface Entry {
-  tag: number;
-  type: TagType;
-  values: number[] | string;
-}
-
-const typeCode: Record<TagType, number> = { BYTE: 1, ASCII: 2, SHORT: 3, LONG: 4, RATIONAL: 5, SRATIONAL: 10, UNDEFINED: 7 };
-const typeSize: Record<TagType, number> = { BYTE: 1, ASCII: 1, SHORT: 2, LONG: 4, RATIONAL: 8, SRATIONAL: 8, UNDEFINED: 1 };
-
 /** XYZ (D65) -> linear sRGB, IEC 61966-2-1. */
 const xyzToSrgb = [3.2404542, -1.5371385, -0.4985314, -0.969266, 1.8760108, 0.041556, 0.0556434, -0.2040259, 1.0572252];
 
@@ -68,16 +61,17 @@ export function writeDng(options: DngOptions): Buffer {
   const bits = options.bits ?? 14;
   const black = options.blackLevel ?? 2 ** (bits - 5);
   const white = options.whiteLevel ?? 2 ** bits - 1;
-  const neutral = options.asShotNeutral ?? [0.5, 1, 1 / 1.5];
+  const daylight = options.daylightNeutral ?? [0.5, 1, 1 / 1.5];
+  const neutral = options.asShotNeutral ?? daylight;
   const mix = options.cameraMatrix ?? [1, 0, 0, 0, 1, 0, 0, 0, 1];
   if (![12, 14, 16].includes(bits)) throw new Error(`writeDng: bits must be 12, 14 or 16, got ${bits}`);
   if (image.width < 2 || image.height < 2 || image.data.length !== image.width * image.height * 3) throw new Error('writeDng: image must be RGB, at least 2x2');
 
   const raw = mosaic(options, bits, black, white, neutral, mix);
-  const colorMatrix = multiply3(mix.map((v, i) => v * neutral[Math.floor(i / 3)]!), xyzToSrgb);
+  const colorMatrix = multiply3(mix.map((v, i) => v * daylight[Math.floor(i / 3)]!), xyzToSrgb);
   const preview = options.preview ? previewOf(image) : null;
 
-  const rawIfd: Entry[] = [
+  const rawIfd: TiffTag[] = [
     { tag: 254, type: 'LONG', values: [0] },
     { tag: 256, type: 'LONG', values: [image.width] },
     { tag: 257, type: 'LONG', values: [image.height] },
@@ -98,7 +92,7 @@ export function writeDng(options: DngOptions): Buffer {
   ];
   const model = options.model ?? 'Synthetic DNG';
   const make = options.make ?? 'Seed';
-  const mainIfd: Entry[] = [
+  const mainIfd: TiffTag[] = [
     { tag: 271, type: 'ASCII', values: make },
     { tag: 272, type: 'ASCII', values: model },
     { tag: 274, type: 'SHORT', values: [options.orientation ?? 1] },
@@ -115,25 +109,15 @@ export function writeDng(options: DngOptions): Buffer {
   const exif = exifEntries(options);
   const gps = options.gps ? gpsEntries(options.gps) : null;
 
-  // Layout: header, pixel strips, then IFDs children-first so every offset is known when written.
-  const parts: Buffer[] = [Buffer.from([0x49, 0x49, 42, 0, 0, 0, 0, 0])];
-  let at = 8;
-  const place = (bytes: Buffer): number => {
-    const offset = at;
-    const padded = bytes.length % 2 ? Buffer.concat([bytes, Buffer.alloc(1)]) : bytes;
-    parts.push(padded);
-    at += padded.length;
-    return offset;
-  };
-  const rawOffset = place(raw);
-  rawIfd.push({ tag: 273, type: 'LONG', values: [rawOffset] });
-  const previewOffset = preview ? place(preview.data) : 0;
-  const gpsOffset = gps ? place(ifdBytes(gps, at)) : 0;
-  const exifOffset = place(ifdBytes(exif, at));
+  // Children before the directories pointing to them, so every offset is known when written.
+  const layout = new TiffLayout();
+  rawIfd.push({ tag: 273, type: 'LONG', values: [layout.place(raw)] });
+  const previewOffset = preview ? layout.place(preview.data) : 0;
+  const gpsOffset = gps ? layout.placeIfd(gps) : 0;
+  const exifOffset = layout.placeIfd(exif);
 
-  let ifd0: Entry[];
+  let ifd0: TiffTag[];
   if (preview) {
-    const subOffset = place(ifdBytes(rawIfd, at));
     ifd0 = [
       { tag: 254, type: 'LONG', values: [1] },
       { tag: 256, type: 'LONG', values: [preview.width] },
@@ -146,7 +130,7 @@ export function writeDng(options: DngOptions): Buffer {
       { tag: 278, type: 'LONG', values: [preview.height] },
       { tag: 279, type: 'LONG', values: [preview.data.length] },
       { tag: 284, type: 'SHORT', values: [1] },
-      { tag: 330, type: 'LONG', values: [subOffset] },
+      { tag: 330, type: 'LONG', values: [layout.placeIfd(rawIfd)] },
       ...mainIfd,
     ];
   } else {
@@ -154,13 +138,11 @@ export function writeDng(options: DngOptions): Buffer {
   }
   ifd0.push({ tag: 34665, type: 'LONG', values: [exifOffset] });
   if (gps) ifd0.push({ tag: 34853, type: 'LONG', values: [gpsOffset] });
-  const ifd0Offset = place(ifdBytes(ifd0, at));
-  parts[0]!.writeUInt32LE(ifd0Offset, 4);
-  return Buffer.concat(parts);
+  return layout.finish(layout.placeIfd(ifd0));
 }
 
-function exifEntries(o: DngOptions): Entry[] {
-  const entries: Entry[] = [{ tag: 36864, type: 'UNDEFINED', values: [...Buffer.from('0231')] }];
+function exifEntries(o: DngOptions): TiffTag[] {
+  const entries: TiffTag[] = [{ tag: 36864, type: 'UNDEFINED', values: Buffer.from('0231') }];
   if (o.exposureTime !== undefined) entries.push({ tag: 33434, type: 'RATIONAL', values: [o.exposureTime] });
   if (o.fNumber !== undefined) entries.push({ tag: 33437, type: 'RATIONAL', values: [o.fNumber] });
   if (o.iso !== undefined) entries.push({ tag: 34855, type: 'SHORT', values: [o.iso] });
@@ -171,14 +153,14 @@ function exifEntries(o: DngOptions): Entry[] {
   return entries;
 }
 
-function gpsEntries(gps: NonNullable<DngOptions['gps']>): Entry[] {
+function gpsEntries(gps: NonNullable<DngOptions['gps']>): TiffTag[] {
   const dms = (deg: number) => {
     const a = Math.abs(deg);
     const d = Math.floor(a);
     const m = Math.floor((a - d) * 60);
     return [d, m, (a - d - m / 60) * 3600];
   };
-  const entries: Entry[] = [
+  const entries: TiffTag[] = [
     { tag: 0, type: 'BYTE', values: [2, 3, 0, 0] },
     { tag: 1, type: 'ASCII', values: gps.latitude < 0 ? 'S' : 'N' },
     { tag: 2, type: 'RATIONAL', values: dms(gps.latitude) },
@@ -244,69 +226,6 @@ function previewOf(image: Image16): { width: number; height: number; data: Buffe
     }
   }
   return { width, height, data };
-}
-
-/** One IFD placed at `at`, its out-of-line values right after it, no next IFD. */
-function ifdBytes(entries: Entry[], at: number): Buffer {
-  const sorted = [...entries].sort((a, b) => a.tag - b.tag);
-  const head = Buffer.alloc(2 + sorted.length * 12 + 4);
-  head.writeUInt16LE(sorted.length, 0);
-  const extra: Buffer[] = [];
-  let extraAt = at + head.length;
-  sorted.forEach((e, i) => {
-    const value = encodeValues(e);
-    const count = e.type === 'ASCII' ? value.length : e.type === 'RATIONAL' || e.type === 'SRATIONAL' ? value.length / 8 : value.length / typeSize[e.type];
-    const o = 2 + i * 12;
-    head.writeUInt16LE(e.tag, o);
-    head.writeUInt16LE(typeCode[e.type], o + 2);
-    head.writeUInt32LE(count, o + 4);
-    if (value.length <= 4) {
-      value.copy(head, o + 8);
-    } else {
-      head.writeUInt32LE(extraAt, o + 8);
-      const padded = value.length % 2 ? Buffer.concat([value, Buffer.alloc(1)]) : value;
-      extra.push(padded);
-      extraAt += padded.length;
-    }
-  });
-  return Buffer.concat([head, ...extra]);
-}
-
-function encodeValues(e: Entry): Buffer {
-  if (typeof e.values === 'string') return Buffer.from(`${e.values}\0`, 'latin1');
-  const values = e.values;
-  const b = Buffer.alloc(values.length * typeSize[e.type]);
-  values.forEach((v, i) => {
-    switch (e.type) {
-      case 'BYTE':
-      case 'UNDEFINED':
-        b[i] = v;
-        break;
-      case 'SHORT':
-        b.writeUInt16LE(v, i * 2);
-        break;
-      case 'LONG':
-        b.writeUInt32LE(v, i * 4);
-        break;
-      case 'RATIONAL':
-      case 'SRATIONAL': {
-        const [n, d] = rational(v);
-        if (e.type === 'RATIONAL') b.writeUInt32LE(n, i * 8);
-        else b.writeInt32LE(n, i * 8);
-        b.writeUInt32LE(d, i * 8 + 4);
-        break;
-      }
-      case 'ASCII':
-        break;
-    }
-  });
-  return b;
-}
-
-/** A fraction close to v: 1/n for short exposure times, else tenths of a thousandth. */
-function rational(v: number): [number, number] {
-  if (v > 0 && v < 1 && Number.isInteger(1 / v)) return [1, 1 / v];
-  return [Math.round(v * 10000), 10000];
 }
 
 function multiply3(a: number[], b: number[]): number[] {

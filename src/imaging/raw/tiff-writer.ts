@@ -121,7 +121,7 @@ function encodeValues(t: TiffTag): Buffer {
 export function fraction(v: number): [number, number] {
   if (v > 0 && v < 1) {
     const inverse = Math.round(1 / v);
-    if (Math.abs(inverse * v - 1) < 1e-6) return [1, inverse];
+    if (inverse <= 100000 && Math.abs(inverse * v - 1) < 1e-6) return [1, inverse];
   }
   if (Number.isInteger(v) || Math.abs(v) >= 200000) return [Math.round(v), 1];
   return [Math.round(v * 10000), 10000];
