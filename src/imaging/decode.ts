@@ -4,7 +4,7 @@
  * camera RAWs are developed by LibRaw (raw/libraw.ts). The format comes from the bytes.
  */
 import sharp, { type Sharp } from 'sharp';
-import { readMetadata, withLibRaw } from './metadata.js';
+import { emptyMetadata, readMetadata, withLibRaw } from './metadata.js';
 import { detectFormat, type ImageFormat } from './raw/detect.js';
 import { librawDecode, type LibRawInfo } from './raw/libraw.js';
 import { asShotWhitePoint, type WhitePoint } from './raw/white-point.js';
@@ -52,8 +52,9 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
   if (maxLongEdge !== undefined && !(Number.isInteger(maxLongEdge) && maxLongEdge >= 1)) {
     throw new Error(`Expected a positive integer for maxLongEdge but received ${String(maxLongEdge)}`);
   }
-  const { format } = detectFormat(input, fileName);
-  const metadata = await readMetadata(input, fileName);
+  const { format, rawContainer } = detectFormat(input, fileName);
+  // For RAW layouts only LibRaw reads, the decode below fills the metadata instead.
+  const metadata = rawContainer === 'other' ? emptyMetadata() : await readMetadata(input, fileName);
   if (format === 'raw') {
     const { image, info } = await librawDecode(input, maxLongEdge === undefined ? {} : { maxLongEdge });
     const upright = rotate === 0 && (maxLongEdge === undefined || Math.max(image.width, image.height) <= maxLongEdge) ? image : await transform(image, rotate, maxLongEdge);

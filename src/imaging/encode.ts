@@ -7,7 +7,7 @@
  */
 import sharp from 'sharp';
 import { TiffReader } from './raw/tiff.js';
-import { TiffLayout, type CopiedTag, type TiffTag } from './raw/tiff-writer.js';
+import { placeExif, TiffLayout, type CopiedTag } from './raw/tiff-writer.js';
 import type { Image16, PhotoMetadata } from './types.js';
 
 export interface EncodeJpegOptions {
@@ -36,7 +36,7 @@ export async function encodeJpeg(image: Image16, options: EncodeJpegOptions = {}
     .jpeg({ quality })
     .toBuffer();
   const layout = new TiffLayout();
-  const exif = layout.finish(layout.placeIfd(placeExif(layout, image, metadata, stripGps)));
+  const exif = layout.finish(layout.placeIfd(placeExif(layout, metadata, { stripGps, width: image.width, height: image.height })));
   return withApp1(jpeg, exif);
 }
 
@@ -67,7 +67,7 @@ export async function encodeTiff16(image: Image16, options: EncodeTiffOptions = 
   const reader = new TiffReader(tiff);
   if (!reader.littleEndian) throw new Error('encodeTiff16: expected a little-endian TIFF from libvips');
   const layout = new TiffLayout(tiff);
-  const ours = [...placeExif(layout, image, metadata, stripGps), { tag: ICC_PROFILE, type: 'UNDEFINED' as const, values: await srgbProfile() }];
+  const ours = [...placeExif(layout, metadata, { stripGps, width: image.width, height: image.height }), { tag: ICC_PROFILE, type: 'UNDEFINED' as const, values: await srgbProfile() }];
   const kept: CopiedTag[] = [...reader.ifd(reader.firstIfd).entries.values()]
     .filter((e) => !ours.some((t) => t.tag === e.tag))
     .map((e) => ({ tag: e.tag, typeCode: e.type, count: e.count, field: tiff.subarray(e.field, e.field + 4) }));
@@ -118,70 +118,4 @@ function to8Bit(data: Uint16Array): Uint8Array {
   const out = new Uint8Array(data.length);
   for (let i = 0; i < data.length; i++) out[i] = narrow[data[i]!]!;
   return out;
-}
-
-const TAG = {
-  make: 271, model: 272, orientation: 274, software: 305, exifIfd: 34665, gpsIfd: 34853,
-  exposureTime: 33434, fNumber: 33437, iso: 34855, exifVersion: 36864, dateTimeOriginal: 36867,
-  exposureBias: 37380, focalLength: 37386, subSecTimeOriginal: 37521, colorSpace: 40961,
-  pixelXDimension: 40962, pixelYDimension: 40963, lensModel: 42036,
-} as const;
-
-/**
- * Places the EXIF (and GPS) directories for a photo and returns the IFD0 tags that name
- * the camera and point to them. Orientation is 1: the pixels are upright.
- */
-function placeExif(layout: TiffLayout, image: Image16, meta: PhotoMetadata | undefined, stripGps: boolean): TiffTag[] {
-  const ifd0: TiffTag[] = [
-    { tag: TAG.orientation, type: 'SHORT', values: [1] },
-    { tag: TAG.software, type: 'ASCII', values: 'retouch' },
-  ];
-  const exif: TiffTag[] = [
-    { tag: TAG.exifVersion, type: 'UNDEFINED', values: Buffer.from('0232') },
-    { tag: TAG.colorSpace, type: 'SHORT', values: [1] },
-    { tag: TAG.pixelXDimension, type: 'LONG', values: [image.width] },
-    { tag: TAG.pixelYDimension, type: 'LONG', values: [image.height] },
-  ];
-  const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  const positive = (v: unknown): v is number => finite(v) && v > 0;
-  const text = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
-  let gpsOffset: number | null = null;
-  if (meta) {
-    if (text(meta.make)) ifd0.push({ tag: TAG.make, type: 'ASCII', values: meta.make });
-    if (text(meta.model)) ifd0.push({ tag: TAG.model, type: 'ASCII', values: meta.model });
-    if (text(meta.lens)) exif.push({ tag: TAG.lensModel, type: 'ASCII', values: meta.lens });
-    const time = text(meta.captureTime) ? /^(\d{4})-(\d{2})-(\d{2})T(\d{2}:\d{2}:\d{2})(?:\.(\d+))?/.exec(meta.captureTime) : null;
-    if (time) {
-      exif.push({ tag: TAG.dateTimeOriginal, type: 'ASCII', values: `${time[1]}:${time[2]}:${time[3]} ${time[4]}` });
-      if (time[5]) exif.push({ tag: TAG.subSecTimeOriginal, type: 'ASCII', values: time[5] });
-    }
-    if (positive(meta.exposureTime)) exif.push({ tag: TAG.exposureTime, type: 'RATIONAL', values: [meta.exposureTime] });
-    if (positive(meta.fNumber)) exif.push({ tag: TAG.fNumber, type: 'RATIONAL', values: [meta.fNumber] });
-    if (positive(meta.iso)) exif.push({ tag: TAG.iso, type: 'SHORT', values: [Math.min(65535, Math.round(meta.iso))] });
-    if (finite(meta.exposureBias)) exif.push({ tag: TAG.exposureBias, type: 'SRATIONAL', values: [meta.exposureBias] });
-    if (positive(meta.focalLength)) exif.push({ tag: TAG.focalLength, type: 'RATIONAL', values: [meta.focalLength] });
-    const g = meta.gps;
-    if (!stripGps && g && finite(g.latitude) && finite(g.longitude)) gpsOffset = layout.placeIfd(gpsTags(g.latitude, g.longitude, finite(g.altitude) ? g.altitude : null));
-  }
-  ifd0.push({ tag: TAG.exifIfd, type: 'LONG', values: [layout.placeIfd(exif)] });
-  if (gpsOffset !== null) ifd0.push({ tag: TAG.gpsIfd, type: 'LONG', values: [gpsOffset] });
-  return ifd0;
-}
-
-function gpsTags(latitude: number, longitude: number, altitude: number | null): TiffTag[] {
-  const dms = (degrees: number) => {
-    const a = Math.abs(degrees);
-    const d = Math.floor(a);
-    const m = Math.floor((a - d) * 60);
-    return [d, m, (a - d - m / 60) * 3600];
-  };
-  const tags: TiffTag[] = [
-    { tag: 0, type: 'BYTE', values: [2, 3, 0, 0] },
-    { tag: 1, type: 'ASCII', values: latitude < 0 ? 'S' : 'N' },
-    { tag: 2, type: 'RATIONAL', values: dms(latitude) },
-    { tag: 3, type: 'ASCII', values: longitude < 0 ? 'W' : 'E' },
-    { tag: 4, type: 'RATIONAL', values: dms(longitude) },
-  ];
-  if (altitude !== null) tags.push({ tag: 5, type: 'BYTE', values: [altitude < 0 ? 1 : 0] }, { tag: 6, type: 'RATIONAL', values: [Math.abs(altitude)] });
-  return tags;
 }

@@ -12,7 +12,8 @@
  * back, so a decode with the as-shot white balance to sRGB returns the input (up to
  * demosaicing and clipping).
  */
-import { TiffLayout, type TiffTag } from '../../src/imaging/raw/tiff-writer.js';
+import { placeExif, TiffLayout, type TiffTag } from '../../src/imaging/raw/tiff-writer.js';
+import { emptyMetadata } from '../../src/imaging/metadata.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 export interface DngOptions {
@@ -93,10 +94,7 @@ export function writeDng(options: DngOptions): Buffer {
   const model = options.model ?? 'Synthetic DNG';
   const make = options.make ?? 'Seed';
   const mainIfd: TiffTag[] = [
-    { tag: 271, type: 'ASCII', values: make },
-    { tag: 272, type: 'ASCII', values: model },
     { tag: 274, type: 'SHORT', values: [options.orientation ?? 1] },
-    { tag: 305, type: 'ASCII', values: 'retouch test DNG writer' },
     { tag: 50706, type: 'BYTE', values: [1, 4, 0, 0] },
     { tag: 50707, type: 'BYTE', values: [1, 1, 0, 0] },
     { tag: 50708, type: 'ASCII', values: `${make} ${model}` },
@@ -104,17 +102,27 @@ export function writeDng(options: DngOptions): Buffer {
     { tag: 50728, type: 'RATIONAL', values: neutral },
     { tag: 50778, type: 'SHORT', values: [21] },
   ];
-  if (options.captureTime) mainIfd.push({ tag: 306, type: 'ASCII', values: options.captureTime });
-
-  const exif = exifEntries(options);
-  const gps = options.gps ? gpsEntries(options.gps) : null;
+  const stamp = options.captureTime ? /^(\d{4}):(\d{2}):(\d{2}) (.*)$/.exec(options.captureTime) : null;
+  const metadata = {
+    ...emptyMetadata(),
+    make,
+    model,
+    lens: options.lens ?? null,
+    captureTime: stamp ? `${stamp[1]}-${stamp[2]}-${stamp[3]}T${stamp[4]}` : null,
+    exposureTime: options.exposureTime ?? null,
+    fNumber: options.fNumber ?? null,
+    iso: options.iso ?? null,
+    exposureBias: options.exposureBias ?? null,
+    focalLength: options.focalLength ?? null,
+    gps: options.gps ? { altitude: null, ...options.gps } : null,
+  };
 
   // Children before the directories pointing to them, so every offset is known when written.
   const layout = new TiffLayout();
   rawIfd.push({ tag: 273, type: 'LONG', values: [layout.place(raw)] });
   const previewOffset = preview ? layout.place(preview.data) : 0;
-  const gpsOffset = gps ? layout.placeIfd(gps) : 0;
-  const exifOffset = layout.placeIfd(exif);
+  // Make, Model, EXIF and GPS directories as the JPEG encoder writes them; the DNG keeps its own Orientation.
+  mainIfd.push(...placeExif(layout, metadata, { width: image.width, height: image.height }).filter((t) => t.tag !== 274));
 
   let ifd0: TiffTag[];
   if (preview) {
@@ -136,41 +144,7 @@ export function writeDng(options: DngOptions): Buffer {
   } else {
     ifd0 = [...rawIfd, ...mainIfd];
   }
-  ifd0.push({ tag: 34665, type: 'LONG', values: [exifOffset] });
-  if (gps) ifd0.push({ tag: 34853, type: 'LONG', values: [gpsOffset] });
   return layout.finish(layout.placeIfd(ifd0));
-}
-
-function exifEntries(o: DngOptions): TiffTag[] {
-  const entries: TiffTag[] = [{ tag: 36864, type: 'UNDEFINED', values: Buffer.from('0231') }];
-  if (o.exposureTime !== undefined) entries.push({ tag: 33434, type: 'RATIONAL', values: [o.exposureTime] });
-  if (o.fNumber !== undefined) entries.push({ tag: 33437, type: 'RATIONAL', values: [o.fNumber] });
-  if (o.iso !== undefined) entries.push({ tag: 34855, type: 'SHORT', values: [o.iso] });
-  if (o.captureTime) entries.push({ tag: 36867, type: 'ASCII', values: o.captureTime });
-  if (o.exposureBias !== undefined) entries.push({ tag: 37380, type: 'SRATIONAL', values: [o.exposureBias] });
-  if (o.focalLength !== undefined) entries.push({ tag: 37386, type: 'RATIONAL', values: [o.focalLength] });
-  if (o.lens) entries.push({ tag: 42036, type: 'ASCII', values: o.lens });
-  return entries;
-}
-
-function gpsEntries(gps: NonNullable<DngOptions['gps']>): TiffTag[] {
-  const dms = (deg: number) => {
-    const a = Math.abs(deg);
-    const d = Math.floor(a);
-    const m = Math.floor((a - d) * 60);
-    return [d, m, (a - d - m / 60) * 3600];
-  };
-  const entries: TiffTag[] = [
-    { tag: 0, type: 'BYTE', values: [2, 3, 0, 0] },
-    { tag: 1, type: 'ASCII', values: gps.latitude < 0 ? 'S' : 'N' },
-    { tag: 2, type: 'RATIONAL', values: dms(gps.latitude) },
-    { tag: 3, type: 'ASCII', values: gps.longitude < 0 ? 'W' : 'E' },
-    { tag: 4, type: 'RATIONAL', values: dms(gps.longitude) },
-  ];
-  if (gps.altitude !== undefined) {
-    entries.push({ tag: 5, type: 'BYTE', values: [gps.altitude < 0 ? 1 : 0] }, { tag: 6, type: 'RATIONAL', values: [Math.abs(gps.altitude)] });
-  }
-  return entries;
 }
 
 /** The raw CFA plane, packed MSB-first at 12/14 bits (TIFF's bit order), little-endian words at 16. */
