@@ -30,7 +30,7 @@ export async function encodeJpeg(image: Image16, options: EncodeJpegOptions = {}
   assertImage16(image);
   const { quality = 92, metadata, stripGps = false } = options;
   if (!(Number.isInteger(quality) && quality >= 1 && quality <= 100)) throw new Error(`Expected an integer between 1 and 100 for quality but received ${String(quality)}`);
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw new TypeError(`Expected an object for metadata but received ${String(metadata)}`);
+  assertMetadata(metadata);
   const jpeg = await sharp(to8Bit(image.data), { raw: { width: image.width, height: image.height, channels: 3 } })
     .withIccProfile('srgb')
     .jpeg({ quality })
@@ -58,7 +58,7 @@ export async function encodeTiff16(image: Image16, options: EncodeTiffOptions = 
   assertImage16(image);
   const { compression = 'deflate', metadata, stripGps = false } = options;
   if (!['deflate', 'lzw', 'none'].includes(compression)) throw new Error(`Expected one of deflate, lzw, none for compression but received ${String(compression)}`);
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw new TypeError(`Expected an object for metadata but received ${String(metadata)}`);
+  assertMetadata(metadata);
   // sharp writes the pixels; its 16-bit ICC transform is wrong, so the profile is added here with the EXIF.
   const tiff = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
     .toColourspace('rgb16')
@@ -100,6 +100,10 @@ function withApp1(jpeg: Buffer, exif: Buffer): Buffer {
   header.writeUInt16BE(payload.length + 2, 2);
   const at = jpeg[2] === 0xff && jpeg[3] === 0xe0 ? 4 + jpeg.readUInt16BE(4) : 2;
   return Buffer.concat([jpeg.subarray(0, at), header, payload, jpeg.subarray(at)]);
+}
+
+function assertMetadata(metadata: PhotoMetadata | undefined): void {
+  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw new TypeError(`Expected an object for metadata but received ${String(metadata)}`);
 }
 
 function assertImage16(image: Image16): void {

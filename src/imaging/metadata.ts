@@ -29,7 +29,6 @@ const TAG = {
   exposureBias: 37380,
   focalLength: 37386,
   subSecTimeOriginal: 37521,
-  lensMake: 42035,
   lensModel: 42036,
   /** Panasonic RW2: ISO in IFD0, the full EXIF in an embedded JPEG. */
   panasonicIso: 0x17,
@@ -159,7 +158,7 @@ function gpsOf(tiff: TiffReader, ifd: TiffIfd): PhotoMetadata['gps'] {
 }
 
 /** The EXIF of a JPEG whose bytes start at `start`: the TIFF structure in its APP1 'Exif' segment. */
-export function jpegExif(buf: Buffer, start = 0): TiffReader | null {
+function jpegExif(buf: Buffer, start = 0): TiffReader | null {
   if (buf[start] !== 0xff || buf[start + 1] !== 0xd8) return null;
   let at = start + 2;
   while (at + 4 <= buf.length && buf[at] === 0xff) {
