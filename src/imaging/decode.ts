@@ -1,0 +1,150 @@
+/**
+ * Decodes an upload to the engine's working image: 16-bit sRGB, upright. JPEG, PNG, TIFF
+ * and HEIF go through sharp (libvips), which converts embedded ICC profiles to sRGB;
+ * camera RAWs are developed by LibRaw (raw/libraw.ts). The format comes from the bytes.
+ */
+import sharp, { type Sharp } from 'sharp';
+import { emptyMetadata, readMetadata, withLibRaw } from './metadata.js';
+import { detectFormat, type ImageFormat } from './raw/detect.js';
+import { librawDecode, type LibRawInfo } from './raw/libraw.js';
+import { asShotWhitePoint, type WhitePoint } from './raw/white-point.js';
+import type { Image16, PhotoMetadata } from './types.js';
+
+export interface DecodeOptions {
+  /** Only a hint: the bytes decide the format. */
+  fileName?: string;
+  /** Clockwise degrees applied after the file's own orientation. */
+  rotate?: 0 | 90 | 180 | 270;
+  /** Downscale so the long edge is at most this (previews); decoders skip work where they can. */
+  maxLongEdge?: number;
+}
+
+/** What a RAW development knows beyond the pixels: for white balance and Adobe XMP Temperature/Tint. */
+export interface RawInfo {
+  make: string;
+  model: string;
+  /** Full-resolution upright size of the developed image (before maxLongEdge). */
+  width: number;
+  height: number;
+  bitsPerSample: number;
+  blackLevel: number;
+  whiteLevel: number;
+  /** White balance the camera recorded (R, G, B multipliers, G = 1); null when it recorded none and daylight was used. */
+  asShotMultipliers: [number, number, number] | null;
+  /** Multipliers that make D65 daylight neutral for this camera (G = 1). */
+  daylightMultipliers: [number, number, number];
+  /** The light the as-shot balance neutralises: xy, kelvin and Adobe tint; null when unknown. */
+  asShotWhite: WhitePoint | null;
+}
+
+export interface DecodedPhoto {
+  image: Image16;
+  metadata: PhotoMetadata;
+  format: ImageFormat;
+  rawInfo?: RawInfo;
+}
+
+export async function decodeImage(input: Buffer, options: DecodeOptions = {}): Promise<DecodedPhoto> {
+  if (!Buffer.isBuffer(input)) throw new TypeError(`Expected a Buffer for input but received ${typeof input}`);
+  const { fileName, rotate = 0, maxLongEdge } = options;
+  if (fileName !== undefined && typeof fileName !== 'string') throw new TypeError(`Expected a string for fileName but received ${typeof fileName}`);
+  if (![0, 90, 180, 270].includes(rotate)) throw new Error(`Expected one of 0, 90, 180, 270 for rotate but received ${String(rotate)}`);
+  if (maxLongEdge !== undefined && !(Number.isInteger(maxLongEdge) && maxLongEdge >= 1)) {
+    throw new Error(`Expected a positive integer for maxLongEdge but received ${String(maxLongEdge)}`);
+  }
+  const { format, rawContainer } = detectFormat(input, fileName);
+  // For RAW layouts only LibRaw reads, the decode below fills the metadata instead.
+  const metadata = rawContainer === 'other' ? emptyMetadata() : await readMetadata(input, fileName);
+  if (format === 'raw') {
+    const { image, info } = await librawDecode(input, maxLongEdge === undefined ? {} : { maxLongEdge });
+    const upright = rotate === 0 && (maxLongEdge === undefined || Math.max(image.width, image.height) <= maxLongEdge) ? image : await transform(image, rotate, maxLongEdge);
+    return { image: upright, metadata: withLibRaw(metadata, info), format, rawInfo: rawInfoOf(info) };
+  }
+  const header = await sharp(input).metadata().catch((err: Error) => {
+    throw new Error(`corrupt ${format.toUpperCase()}: ${err.message}`);
+  });
+  if (header.compression === 'hevc') {
+    // sharp's bundled libvips decodes AVIF-coded HEIF only: HEVC is patent-encumbered and left out of it.
+    throw new Error('HEIC photos coded with HEVC (as iPhones write them) are not supported: the image library has no HEVC decoder. Export the photo as JPEG (or AVIF) and upload that.');
+  }
+  let source = input;
+  let sixteenBit = header.depth !== 'uchar' && header.depth !== 'char';
+  const srgbOrUntagged = !header.icc || /sRGB/i.test(iccDescription(header.icc));
+  if (sixteenBit && !srgbOrUntagged) {
+    // sharp 0.35 garbles ICC transforms of 16-bit pixels: narrow to 8 bits still under the source profile, then convert that.
+    source = await sharp(input, { failOn: 'error' }).autoOrient().keepIccProfile().toColourspace('srgb').png({ compressionLevel: 0 }).toBuffer();
+    sixteenBit = false;
+  }
+  let pipeline = sharp(source, { failOn: 'error' }).autoOrient().rotate(rotate);
+  // 16-bit sRGB needs no transform, and skipping it avoids the bug above.
+  if (sixteenBit) pipeline = pipeline.keepIccProfile();
+  if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
+  pipeline = pipeline.flatten({ background: '#ffffff' });
+  const image = await toImage16(pipeline, sixteenBit, `corrupt ${format.toUpperCase()}`);
+  return { image, metadata, format };
+}
+
+/** An ICC profile's description ('desc' tag, v2 text or v4 multi-localised), '' when unreadable. */
+function iccDescription(icc: Buffer): string {
+  try {
+    const count = icc.readUInt32BE(128);
+    for (let i = 0; i < Math.min(count, 100); i++) {
+      const entry = 132 + i * 12;
+      if (icc.toString('latin1', entry, entry + 4) !== 'desc') continue;
+      const at = icc.readUInt32BE(entry + 4);
+      const type = icc.toString('latin1', at, at + 4);
+      if (type === 'desc') return icc.toString('latin1', at + 12, at + 12 + Math.min(icc.readUInt32BE(at + 8), 256)).replace(/\0.*$/s, '');
+      if (type === 'mluc') {
+        const length = icc.readUInt32BE(at + 20);
+        const offset = icc.readUInt32BE(at + 24);
+        return Buffer.from(icc.subarray(at + offset, at + offset + (Math.min(length, 512) & ~1))).swap16().toString('utf16le');
+      }
+    }
+  } catch {
+    // A malformed profile reads as no description.
+  }
+  return '';
+}
+
+/**
+ * Runs a sharp pipeline to interleaved 16-bit sRGB. 8-bit sources are expanded here
+ * (v * 257, exact) because libvips' own 8-to-16-bit sRGB conversion is off by up to 1/255.
+ */
+async function toImage16(pipeline: Sharp, sixteenBit: boolean, what: string): Promise<Image16> {
+  try {
+    const { data, info } = sixteenBit
+      ? await pipeline.toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true })
+      : await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    if (info.channels !== 3) throw new Error(`decoded to ${info.channels} channels, expected 3`);
+    if (sixteenBit) return { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
+    const wide = new Uint16Array(data.length);
+    for (let i = 0; i < data.length; i++) wide[i] = data[i]! * 257;
+    return { width: info.width, height: info.height, data: wide };
+  } catch (err) {
+    throw new Error(`${what}: ${(err as Error).message}`);
+  }
+}
+
+/** Rotates and/or downscales a developed image. */
+function transform(image: Image16, rotate: number, maxLongEdge: number | undefined): Promise<Image16> {
+  let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).rotate(rotate);
+  if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
+  return toImage16(pipeline, true, 'RAW post-processing failed');
+}
+
+function rawInfoOf(info: LibRawInfo): RawInfo {
+  const rgb = (m: number[]): [number, number, number] => [m[0]! / m[1]!, 1, m[2]! / m[1]!];
+  const swapped = (info.flip & 4) !== 0;
+  return {
+    make: info.make,
+    model: info.model,
+    width: swapped ? info.height : info.width,
+    height: swapped ? info.width : info.height,
+    bitsPerSample: info.bitsPerSample,
+    blackLevel: info.blackLevel,
+    whiteLevel: info.whiteLevel,
+    asShotMultipliers: info.cameraMultipliers[0]! > 0 && info.cameraMultipliers[1]! > 0 ? rgb(info.cameraMultipliers) : null,
+    daylightMultipliers: rgb(info.daylightMultipliers),
+    asShotWhite: asShotWhitePoint(info),
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Encodes the engine's 16-bit sRGB images for delivery: JPEG with the metadata
+ * photographers expect (camera, lens, capture time, exposure, GPS unless stripped, sRGB
+ * ICC, orientation reset to 1 since pixels are upright), small JPEG thumbnails, and
+ * lossless 16-bit TIFF. The EXIF is written here, byte for byte, and spliced into sharp's
+ * output: exact fractions, and no loss of values libvips' string form cannot carry.
+ */
+import sharp from 'sharp';
+import { TiffReader } from './raw/tiff.js';
+import { placeExif, TiffLayout, type CopiedTag } from './raw/tiff-writer.js';
+import type { Image16, PhotoMetadata } from './types.js';
+
+export interface EncodeJpegOptions {
+  /** 1..100, default 92. */
+  quality?: number;
+  /** Written as EXIF; pixels are always tagged sRGB (the engine works in sRGB). */
+  metadata?: PhotoMetadata;
+  /** Leave GPS position out of the output. */
+  stripGps?: boolean;
+}
+
+export interface EncodeTiffOptions {
+  /** Default 'deflate' (with horizontal prediction). */
+  compression?: 'deflate' | 'lzw' | 'none';
+  metadata?: PhotoMetadata;
+  stripGps?: boolean;
+}
+
+export async function encodeJpeg(image: Image16, options: EncodeJpegOptions = {}): Promise<Buffer> {
+  assertImage16(image);
+  const { quality = 92, metadata, stripGps = false } = options;
+  if (!(Number.isInteger(quality) && quality >= 1 && quality <= 100)) throw new Error(`Expected an integer between 1 and 100 for quality but received ${String(quality)}`);
+  assertMetadata(metadata);
+  const jpeg = await sharp(to8Bit(image.data), { raw: { width: image.width, height: image.height, channels: 3 } })
+    .withIccProfile('srgb')
+    .jpeg({ quality })
+    .toBuffer();
+  const layout = new TiffLayout();
+  const exif = layout.finish(layout.placeIfd(placeExif(layout, metadata, { stripGps, width: image.width, height: image.height })));
+  return withApp1(jpeg, exif);
+}
+
+/** A small JPEG preview, long edge `longEdge` (never enlarged), without metadata. */
+export async function encodeThumbnail(image: Image16, longEdge = 512): Promise<Buffer> {
+  assertImage16(image);
+  if (!(Number.isInteger(longEdge) && longEdge >= 1)) throw new Error(`Expected a positive integer for longEdge but received ${String(longEdge)}`);
+  // Downscale at 16 bits, round to 8 afterwards (libvips truncates when it narrows).
+  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(longEdge, longEdge, { fit: 'inside', withoutEnlargement: true })
+    .raw({ depth: 'ushort' })
+    .toBuffer({ resolveWithObject: true });
+  const small = new Uint16Array(data.buffer, data.byteOffset, data.length / 2);
+  return sharp(to8Bit(small), { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+}
+
+/** Lossless 16-bit RGB TIFF, tagged sRGB, with the same EXIF as encodeJpeg. */
+export async function encodeTiff16(image: Image16, options: EncodeTiffOptions = {}): Promise<Buffer> {
+  assertImage16(image);
+  const { compression = 'deflate', metadata, stripGps = false } = options;
+  if (!['deflate', 'lzw', 'none'].includes(compression)) throw new Error(`Expected one of deflate, lzw, none for compression but received ${String(compression)}`);
+  assertMetadata(metadata);
+  // sharp writes the pixels; its 16-bit ICC transform is wrong, so the profile is added here with the EXIF.
+  const tiff = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .toColourspace('rgb16')
+    .tiff({ compression, ...(compression === 'none' ? {} : { predictor: 'horizontal' as const }) })
+    .toBuffer();
+  const reader = new TiffReader(tiff);
+  if (!reader.littleEndian) throw new Error('encodeTiff16: expected a little-endian TIFF from libvips');
+  const layout = new TiffLayout(tiff);
+  const ours = [...placeExif(layout, metadata, { stripGps, width: image.width, height: image.height }), { tag: ICC_PROFILE, type: 'UNDEFINED' as const, values: await srgbProfile() }];
+  const kept: CopiedTag[] = [...reader.ifd(reader.firstIfd).entries.values()]
+    .filter((e) => !ours.some((t) => t.tag === e.tag))
+    .map((e) => ({ tag: e.tag, typeCode: e.type, count: e.count, field: tiff.subarray(e.field, e.field + 4) }));
+  return layout.finish(layout.placeIfd([...kept, ...ours]));
+}
+
+const ICC_PROFILE = 34675;
+
+let srgbIcc: Promise<Buffer> | null = null;
+
+/** The sRGB profile libvips attaches to JPEGs, read once. */
+function srgbProfile(): Promise<Buffer> {
+  srgbIcc ??= sharp({ create: { width: 1, height: 1, channels: 3, background: '#000' } })
+    .withIccProfile('srgb')
+    .jpeg()
+    .toBuffer()
+    .then(async (jpeg) => {
+      const { icc } = await sharp(jpeg).metadata();
+      if (!icc) throw new Error('libvips attached no sRGB profile');
+      return icc;
+    });
+  return srgbIcc;
+}
+
+/** Inserts an APP1 EXIF segment after SOI (and after a JFIF APP0, where readers look for it). */
+function withApp1(jpeg: Buffer, exif: Buffer): Buffer {
+  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), exif]);
+  if (payload.length + 2 > 0xffff) throw new Error(`EXIF block of ${payload.length} bytes does not fit a JPEG segment`);
+  const header = Buffer.from([0xff, 0xe1, 0, 0]);
+  header.writeUInt16BE(payload.length + 2, 2);
+  const at = jpeg[2] === 0xff && jpeg[3] === 0xe0 ? 4 + jpeg.readUInt16BE(4) : 2;
+  return Buffer.concat([jpeg.subarray(0, at), header, payload, jpeg.subarray(at)]);
+}
+
+function assertMetadata(metadata: PhotoMetadata | undefined): void {
+  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw new TypeError(`Expected an object for metadata but received ${String(metadata)}`);
+}
+
+function assertImage16(image: Image16): void {
+  if (image === null || typeof image !== 'object') throw new TypeError(`Expected an Image16 object for image but received ${String(image)}`);
+  const { width, height, data } = image;
+  if (!(Number.isInteger(width) && width >= 1 && Number.isInteger(height) && height >= 1)) throw new Error(`Expected positive integer image dimensions but received ${width}x${height}`);
+  if (!(data instanceof Uint16Array)) throw new TypeError('Expected a Uint16Array for image.data');
+  if (data.length !== width * height * 3) throw new Error(`Expected ${width * height * 3} samples for a ${width}x${height} RGB image but received ${data.length}`);
+}
+
+/** round(v / 257) for every 16-bit value: libvips would truncate (v >> 8), darkening by half a level on average. */
+const narrow = new Uint8Array(65536);
+for (let v = 0; v < 65536; v++) narrow[v] = Math.round(v / 257);
+
+function to8Bit(data: Uint16Array): Uint8Array {
+  const out = new Uint8Array(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = narrow[data[i]!]!;
+  return out;
+}
