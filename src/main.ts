@@ -2,8 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { pino } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { DomainError } from './domain/errors.js';
+import { startWorkers } from './jobs/workers.js';
 import { startServer } from './server.js';
 import { createServices, type Services } from './services.js';
 
@@ -42,12 +44,33 @@ async function serve(config: Config): Promise<void> {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
+/** A process that runs queued jobs only, beside any number of `serve` processes sharing the database. */
+async function work(config: Config): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  const services = await createServices(config);
+  const workers = await startWorkers(services, log);
+  log.info(`retouch worker running (database: ${services.db.engine}, imaging threads: ${config.imagingThreads})`);
+  const stop = async (signal: string) => {
+    log.info(`${signal}: finishing the jobs in hand`);
+    await workers.stop();
+    await services.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
 const program = new Command('retouch').description('Self-hostable AI photo editing service');
 
 program
   .command('serve')
   .description('serve the API (configuration from the environment; see README)')
   .action(() => serve(loadConfig()));
+
+program
+  .command('worker')
+  .description('run queued jobs (edits, callbacks) without serving the API; same configuration as serve')
+  .action(() => work(loadConfig()));
 
 const accounts = program.command('accounts').description('manage accounts');
 accounts
@@ -69,6 +92,16 @@ accounts
       for (const a of await s.accounts.list()) {
         process.stdout.write(`${a.id}\t${a.name}\ttrial cap: ${a.trial_cap ?? 'unlimited'}\tcreated ${a.created_at}\n`);
       }
+    }),
+  );
+
+accounts
+  .command('webhook-secret')
+  .requiredOption('--name <name>', 'account name')
+  .description("print the secret that signs the account's callbacks (docs/callbacks.md)")
+  .action((opts: { name: string }) =>
+    withServices(async (s) => {
+      process.stdout.write(`${await s.accounts.webhookSecretByName(opts.name)}\n`);
     }),
   );
 

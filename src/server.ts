@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { type App, type AppOptions, buildApp } from './http/app.js';
+import { startWorkers } from './jobs/workers.js';
 import { createServices, type Services } from './services.js';
 
 export interface RunningServer {
@@ -25,12 +26,14 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
   if (!config.publicUrl) services.blobs.publicUrl = url;
+  const workers = config.runJobs ? await startWorkers(services, app.log) : null;
   return {
     app,
     services,
     url,
     close: async () => {
       await app.close();
+      await workers?.stop();
       await services.close();
     },
   };

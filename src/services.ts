@@ -1,11 +1,16 @@
 import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { createRepos, type Repos } from './db/repos/index.js';
 import { AccountsService } from './domain/accounts.js';
+import { DeliveriesService } from './domain/deliveries.js';
+import { I2iEditingService } from './domain/i2i-editing.js';
 import { ProjectsService } from './domain/projects.js';
 import { UploadsService } from './domain/uploads.js';
+import { ImagingPool } from './jobs/imaging-pool.js';
+import { JobQueue } from './jobs/queue.js';
 import { LinkSigner } from './storage/link-signer.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 
@@ -16,9 +21,15 @@ export interface Services {
   repos: Repos;
   blobs: LocalBlobStore;
   signer: LinkSigner;
+  queue: JobQueue;
+  /** Emits 'work' when jobs were queued, so local runners start them without waiting for a poll. */
+  workSignal: EventEmitter;
+  imaging: ImagingPool;
   accounts: AccountsService;
   projects: ProjectsService;
   uploads: UploadsService;
+  deliveries: DeliveriesService;
+  i2iEditing: I2iEditingService;
   close(): Promise<void>;
 }
 
@@ -34,15 +45,40 @@ export async function createServices(config: Config): Promise<Services> {
     publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     linkTtlSeconds: config.linkTtlSeconds,
   });
+  const queue = new JobQueue(db.kysely, db.engine);
+  const workSignal = new EventEmitter();
+  const wake = () => workSignal.emit('work');
+  const imaging = new ImagingPool(config.imagingThreads);
+  const accounts = new AccountsService(repos);
+  const deliveries = new DeliveriesService(repos, blobs, queue, wake);
   return {
     config,
     db,
     repos,
     signer,
     blobs,
-    accounts: new AccountsService(repos),
+    queue,
+    workSignal,
+    imaging,
+    accounts,
     projects: new ProjectsService(repos),
     uploads: new UploadsService(repos, blobs),
-    close: () => db.close(),
+    deliveries,
+    i2iEditing: new I2iEditingService({
+      db: db.kysely,
+      repos,
+      blobs,
+      queue,
+      developer: imaging,
+      accounts,
+      deliveries,
+      skyTemplateIds: async () => [1, 2, 3, 4],
+      callbackAllowPrivate: config.callbackAllowPrivate,
+      wake,
+    }),
+    close: async () => {
+      await imaging.close();
+      await db.close();
+    },
   };
 }

@@ -61,6 +61,19 @@ export class AccountsService {
     return key;
   }
 
+  /** The key that signs this account's callbacks (docs/callbacks.md). */
+  async webhookSecret(accountId: number): Promise<string> {
+    const account = await this.repos.accounts.byId(accountId);
+    if (!account) throw new NotFound(`No account with id ${accountId}.`);
+    return account.webhook_secret ?? this.repos.accounts.initWebhookSecret(accountId, newWebhookSecret());
+  }
+
+  async webhookSecretByName(name: string): Promise<string> {
+    const account = await this.repos.accounts.byName(name);
+    if (!account) throw new NotFound(`No account named "${name}".`);
+    return this.webhookSecret(account.id);
+  }
+
   list(): Promise<Account[]> {
     return this.repos.accounts.list();
   }

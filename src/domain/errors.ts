@@ -15,3 +15,6 @@ export class Forbidden extends DomainError {}
 
 /** The resource does not exist (HTTP 404). */
 export class NotFound extends DomainError {}
+
+/** A photo the engine cannot develop (corrupt, unsupported); trying again will not help. */
+export class UnprocessablePhoto extends DomainError {}

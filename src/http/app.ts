@@ -9,6 +9,7 @@ import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
 import { registerMetrics } from './metrics.js';
 import { registerValidation } from './validation.js';
+import { i2iEditingRoutes } from './routes/i2i-editing.js';
 import { i2iProjectRoutes } from './routes/i2i-projects.js';
 import { i2iUploadRoutes } from './routes/i2i-uploads.js';
 import { opsRoutes } from './routes/ops.js';
@@ -83,6 +84,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       v1.addHook('onRequest', authenticate(services.accounts));
       await v1.register(i2iProjectRoutes, { services });
       await v1.register(i2iUploadRoutes, { services });
+      await v1.register(i2iEditingRoutes, { services });
     },
     { prefix: '/v1' },
   );

@@ -22,6 +22,8 @@ export interface RunnerOptions {
   leaseSeconds: number;
   pollMilliseconds: number;
   log: FastifyBaseLogger;
+  /** Emits 'work' when jobs were queued in this process. */
+  signal: EventEmitter;
 }
 
 /** Runs jobs of some kinds from the queue, at most `concurrency` at a time, until stopped. */
@@ -36,20 +38,19 @@ export class JobRunner {
     private readonly options: RunnerOptions,
   ) {}
 
+  private readonly wake = () => this.wakeup.emit('wake');
+
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.options.signal.on('work', this.wake);
     this.loop = this.pump();
-  }
-
-  /** Looks for work now instead of at the next poll: call after enqueueing. */
-  wake(): void {
-    this.wakeup.emit('wake');
   }
 
   /** Stops taking jobs and waits for those in flight. */
   async stop(): Promise<void> {
     this.running = false;
+    this.options.signal.off('work', this.wake);
     this.wake();
     await this.loop;
     await Promise.allSettled(this.active);

@@ -25,6 +25,16 @@ export class AccountsRepo {
     return Number(row.n);
   }
 
+  byId(id: number): Promise<Account | undefined> {
+    return this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Sets the webhook secret unless one exists; returns the one that holds. */
+  async initWebhookSecret(id: number, secret: string): Promise<string> {
+    await this.db.updateTable('accounts').set({ webhook_secret: secret }).where('id', '=', id).where('webhook_secret', 'is', null).execute();
+    return (await this.byId(id))!.webhook_secret!;
+  }
+
   async setKeyHash(id: number, hash: string): Promise<void> {
     await this.db.updateTable('accounts').set({ api_key_hash: hash }).where('id', '=', id).execute();
   }

@@ -18,7 +18,7 @@ const tags = ['Smart Editing (I2I)'];
 
 /** Smart Editing projects: reference §4.2, first rows. */
 export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { projects } = services;
+  const { projects, deliveries } = services;
 
   app.get(
     '/i2i/projects',
@@ -46,9 +46,10 @@ export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         status: q.status,
         sortBy: q.sort_by,
       });
+      const thumbnails = await deliveries.thumbnailSources(page.projects, 'i2i');
       return {
         data: {
-          projects: page.projects.map((p) => projectItem(p, { thumbnailSrc: null })),
+          projects: page.projects.map((p) => projectItem(p, { thumbnailSrc: thumbnails.get(p.id) ?? null })),
           pagination: { total: page.total, size: q.size, page: q.page },
         },
       };
@@ -97,7 +98,8 @@ export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request) => {
       const project = await projects.getOwned(request.account, 'i2i', request.params.project_uuid);
-      return { data: projectItem(project, { thumbnailSrc: null }) };
+      const thumbnail = request.query.get_thumbnail ? (await deliveries.thumbnailSources([project], 'i2i')).get(project.id) : undefined;
+      return { data: projectItem(project, { thumbnailSrc: thumbnail ?? null }) };
     },
   );
 };

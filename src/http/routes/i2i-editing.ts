@@ -1,0 +1,108 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Services } from '../../services.js';
+import { Data, errorResponses, Nullable, ProjectUuidParams, UploadLink } from '../schemas.js';
+
+const tags = ['Smart Editing (I2I) editing and results'];
+
+const DownloadEntry = Type.Object({ file_name: Type.String(), download_link: Type.String() });
+const FileNameQuery = Type.Object({ file_name: Type.String({ minLength: 1 }) });
+
+const EditBody = Nullable(
+  Type.Object({
+    hdr_merge: Type.Optional(Type.Boolean({ default: false, description: 'merge bracketed exposures (groups manifest, else EXIF) before editing' })),
+    perspective_correction: Type.Optional(Type.Boolean({ default: false, description: 'make vertical lines vertical' })),
+    sky_replacement: Type.Optional(Type.Boolean({ default: false, description: 'replace the sky with a template' })),
+    sky_replacement_template_id: Type.Optional(Nullable(Type.Integer({ description: 'with sky_replacement: which template (GET /v1/projects/sky_replacement/templates); the default template otherwise' }))),
+    callback_url: Type.Optional(Nullable(Type.String({ description: 'HTTPS URL POSTed to when the edit ends (docs/callbacks.md)' }))),
+  }),
+);
+
+/** Smart Editing edit and its results: reference §4.2 and §4.5. */
+export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { projects, i2iEditing, deliveries } = services;
+  const owned = (request: FastifyRequest<{ Params: { project_uuid: string } }>) =>
+    projects.getOwned(request.account, 'i2i', request.params.project_uuid);
+
+  app.post(
+    '/i2i/projects/:project_uuid/edit',
+    {
+      schema: {
+        tags,
+        summary: 'Edit the uploaded photos; a second call starts nothing and answers the same',
+        params: ProjectUuidParams,
+        body: EditBody,
+        response: { 200: Data(Type.Object({ message: Type.String() })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      const message = await i2iEditing.submit(request.account, await owned(request), {
+        hdr_merge: body.hdr_merge ?? false,
+        perspective_correction: body.perspective_correction ?? false,
+        sky_replacement: body.sky_replacement ?? false,
+        sky_replacement_template_id: body.sky_replacement_template_id ?? null,
+        callback_url: body.callback_url ?? null,
+      });
+      return { data: { message } };
+    },
+  );
+
+  app.get(
+    '/i2i/projects/:project_uuid/get_temporary_download_links',
+    {
+      schema: {
+        tags,
+        summary: 'Presigned links to every delivered JPEG, in one response',
+        params: ProjectUuidParams,
+        response: { 200: Data(Type.Object({ files_list: Type.Array(DownloadEntry) })), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: { files_list: await deliveries.downloadLinks(await owned(request), 'i2i') } }),
+  );
+
+  app.get(
+    '/i2i/projects/:project_uuid/get_temporary_thumbnail_links',
+    {
+      schema: {
+        tags,
+        summary: 'One thumbnail link per delivered image; the link is in thumbnail_link',
+        params: ProjectUuidParams,
+        response: {
+          200: Data(Type.Object({ files_list: Type.Array(Type.Object({ file_name: Type.String(), is_thumbnail: Type.Boolean(), thumbnail_link: Type.String() })) })),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({ data: { files_list: await deliveries.thumbnailLinks(await owned(request), 'i2i') } }),
+  );
+
+  app.get(
+    '/i2i/projects/:project_uuid/get_download_link',
+    {
+      schema: {
+        tags,
+        summary: 'Presigned link to one delivered file',
+        params: ProjectUuidParams,
+        querystring: FileNameQuery,
+        response: { 200: Data(DownloadEntry), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await deliveries.downloadLink(await owned(request), 'i2i', request.query.file_name) }),
+  );
+
+  app.get(
+    '/i2i/projects/:project_uuid/get_upload_link',
+    {
+      schema: {
+        tags,
+        summary: 'Presigned PUT link to upload or replace one output; only once Completed',
+        params: ProjectUuidParams,
+        querystring: FileNameQuery,
+        response: { 200: Data(UploadLink), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await deliveries.uploadLink(await owned(request), 'i2i', request.query.file_name) }),
+  );
+};
