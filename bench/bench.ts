@@ -1,3 +1,4 @@
+import { benchFlow } from './bench-flow.js';
 import { benchRaw } from './bench-raw.js';
 import { benchUpload } from './bench-upload.js';
 import { runSections, type SectionRunner } from './report.js';
@@ -6,6 +7,7 @@ import { runSections, type SectionRunner } from './report.js';
 const sections: [string, SectionRunner][] = [
   ['upload', benchUpload],
   ['raw', benchRaw],
+  ['flow', benchFlow],
 ];
 
 await runSections(sections, process.argv.slice(2));
