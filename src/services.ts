@@ -5,9 +5,12 @@ import type { Config } from './config.js';
 import { type Db, openDatabase } from './db/connect.js';
 import { createRepos, type Repos } from './db/repos/index.js';
 import { AccountsService } from './domain/accounts.js';
+import { BatchService } from './domain/batch.js';
 import { DeliveriesService } from './domain/deliveries.js';
 import { I2iEditingService } from './domain/i2i-editing.js';
-import { ProjectsService } from './domain/projects.js';
+import { PhotoPlanner } from './domain/photo-plan.js';
+import { ProjectsService, projectStatus } from './domain/projects.js';
+import { SubmissionChecks } from './domain/submission.js';
 import { UploadsService } from './domain/uploads.js';
 import { ImagingPool } from './jobs/imaging-pool.js';
 import { JobQueue } from './jobs/queue.js';
@@ -29,6 +32,7 @@ export interface Services {
   projects: ProjectsService;
   uploads: UploadsService;
   deliveries: DeliveriesService;
+  batches: BatchService;
   i2iEditing: I2iEditingService;
   close(): Promise<void>;
 }
@@ -51,6 +55,26 @@ export async function createServices(config: Config): Promise<Services> {
   const imaging = new ImagingPool(config.imagingThreads);
   const accounts = new AccountsService(repos);
   const deliveries = new DeliveriesService(repos, blobs, queue, wake);
+  const uploads = new UploadsService(repos, blobs);
+  const batches = new BatchService({
+    db: db.kysely,
+    repos,
+    blobs,
+    queue,
+    accounts,
+    deliveries,
+    callbackAllowPrivate: config.callbackAllowPrivate,
+    statusOf: (project) => projectStatus(project.state),
+    wake,
+  });
+  const planner = new PhotoPlanner({
+    repos,
+    blobs,
+    uploads,
+    frameInfo: (bytes, fileName) => imaging.frameInfo(bytes, fileName),
+    groupBrackets: (frames) => frames.map((f) => [f.fileName]),
+  });
+  const checks = new SubmissionChecks({ repos, blobs, uploads, skyTemplateIds: async () => [1, 2, 3, 4], callbackAllowPrivate: config.callbackAllowPrivate });
   return {
     config,
     db,
@@ -62,20 +86,10 @@ export async function createServices(config: Config): Promise<Services> {
     imaging,
     accounts,
     projects: new ProjectsService(repos),
-    uploads: new UploadsService(repos, blobs),
+    uploads,
     deliveries,
-    i2iEditing: new I2iEditingService({
-      db: db.kysely,
-      repos,
-      blobs,
-      queue,
-      developer: imaging,
-      accounts,
-      deliveries,
-      skyTemplateIds: async () => [1, 2, 3, 4],
-      callbackAllowPrivate: config.callbackAllowPrivate,
-      wake,
-    }),
+    batches,
+    i2iEditing: new I2iEditingService(checks, batches, planner, (frames, options) => imaging.developI2i(frames, options)),
     close: async () => {
       await imaging.close();
       await db.close();

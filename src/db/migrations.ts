@@ -104,6 +104,31 @@ function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.createIndex('jobs_state_run_after').on('jobs').columns(['state', 'run_after']).execute();
       },
     },
+    '0003_profiles': {
+      async up(db: Kysely<any>) {
+        await withId(db.schema.createTable('profiles'), engine)
+          .addColumn('account_id', 'integer', (c) => c.references('accounts.id').onDelete('cascade'))
+          .addColumn('builtin_key', 'text', (c) => c.unique())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('profile_type', 'text', (c) => c.notNull())
+          .addColumn('image_type', 'text', (c) => c.notNull())
+          .addColumn('style', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await withId(db.schema.createTable('sky_templates'), engine)
+          .addColumn('builtin_id', 'integer', (c) => c.unique())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('image_key', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable('projects').addColumn('profile_id', 'integer').execute();
+        await db.schema.alterTable('projects').addColumn('export_state', 'text').execute();
+        await db.schema.alterTable('projects').addColumn('post_state', 'text').execute();
+        await db.schema.alterTable('projects').addColumn('post_options', 'text').execute();
+        await db.schema.alterTable('outputs').addColumn('companion', 'text').execute();
+      },
+    },
   };
 }
 

@@ -12,6 +12,8 @@ export interface Database {
   settings: SettingsTable;
   outputs: OutputsTable;
   jobs: JobsTable;
+  profiles: ProfilesTable;
+  sky_templates: SkyTemplatesTable;
 }
 
 export interface AccountsTable {
@@ -47,9 +49,19 @@ export interface ProjectsTable {
   callback_url: string | null;
   submitted_at: string | null;
   finished_at: string | null;
+  /** Profile-based flow: the profile of the edit. */
+  profile_id: number | null;
+  /** Profile-based flow: export to JPEG, null until requested. */
+  export_state: StageState | null;
+  /** Profile-based flow: post-editing of the exported JPEGs, null until requested. */
+  post_state: StageState | null;
+  post_options: string | null;
   created_at: string;
   updated_at: string;
 }
+
+/** The later stages of a profile-based project: a project state past `created`. */
+export type StageState = Exclude<ProjectState, 'created'>;
 
 export type ProjectFileRole = 'photo' | 'hdr_groups' | 'orientations';
 
@@ -81,8 +93,11 @@ export interface SettingsTable {
   value: string;
 }
 
-/** What an output is: a Smart Editing JPEG (more kinds come with the profile flow). */
-export type OutputKind = 'i2i';
+/**
+ * What an output is: a Smart Editing JPEG; a profile edit's XMP sidecar (or merged HDR
+ * image); an exported JPEG; a post-edited file; a Copilot-finalized JPEG.
+ */
+export type OutputKind = 'i2i' | 'edit' | 'export' | 'post' | 'final';
 export type OutputState = 'pending' | 'done' | 'failed';
 
 /** One delivered (or to-be-delivered) file of a project, and the sources it is made from. */
@@ -99,6 +114,8 @@ export interface OutputsTable {
   settings: string | null;
   /** ETag of the output object the current thumbnail was made from. */
   thumbnail_of: string | null;
+  /** Name of a second file delivered with this one (a merged HDR image beside its XMP). */
+  companion: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -122,6 +139,35 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export type ImageType = 'RAW' | 'JPG';
+
+export interface ProfilesTable {
+  /** The profile_key clients send. */
+  id: Generated<number>;
+  /** null: a built-in profile every account has. */
+  account_id: number | null;
+  /** Set on built-in profiles only, e.g. "natural:RAW", so seeding is idempotent. */
+  builtin_key: string | null;
+  name: string;
+  /** BUILT_IN, XMP_AVERAGE (from Lightroom sidecars) or PERSONAL_AI (fitted from example edits). */
+  profile_type: string;
+  image_type: ImageType;
+  /** JSON of the imaging Style the profile biases estimates with. */
+  style: string;
+  created_at: string;
+}
+
+export interface SkyTemplatesTable {
+  id: Generated<number>;
+  /** The imaging library's id of a built-in, procedurally generated template. */
+  builtin_id: number | null;
+  name: string;
+  is_default: number;
+  /** Object key of an operator-supplied template image. */
+  image_key: string | null;
+  created_at: string;
+}
+
 export type Account = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type Project = Selectable<ProjectsTable>;
@@ -132,3 +178,5 @@ export type MultipartUpload = Selectable<MultipartUploadsTable>;
 export type Output = Selectable<OutputsTable>;
 export type NewOutput = Insertable<OutputsTable>;
 export type Job = Selectable<JobsTable>;
+export type Profile = Selectable<ProfilesTable>;
+export type SkyTemplate = Selectable<SkyTemplatesTable>;

@@ -36,25 +36,28 @@ export class DeliveriesService {
   /** Delivered outputs; one the client announced but never uploaded is not delivered. */
   private async delivered(project: Project, kind: OutputKind): Promise<Output[]> {
     const done = await this.repos.outputs.list(project.id, kind, 'done');
-    const exists = await Promise.all(done.map(async (o) => !clientPut(o) || (await this.blobs.head(storageKeys.output(project.uuid, o.file_name))) !== null));
+    const exists = await Promise.all(done.map(async (o) => !clientPut(o) || (await this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name))) !== null));
     return done.filter((_, i) => exists[i]);
   }
 
+  /** Every delivered file, companions (merged HDR images) right after the file they go with. */
   async downloadLinks(project: Project, kind: OutputKind): Promise<DownloadEntry[]> {
     const outputs = await this.delivered(project, kind);
-    return Promise.all(outputs.map((o) => this.downloadEntry(project, o.file_name)));
+    const names = outputs.flatMap((o) => (o.companion ? [o.file_name, o.companion] : [o.file_name]));
+    return Promise.all(names.map((name) => this.downloadEntry(project, kind, name)));
   }
 
-  private async downloadEntry(project: Project, fileName: string): Promise<DownloadEntry> {
-    return { file_name: fileName, download_link: await this.blobs.presignGet(storageKeys.output(project.uuid, fileName)) };
+  private async downloadEntry(project: Project, kind: OutputKind, fileName: string): Promise<DownloadEntry> {
+    return { file_name: fileName, download_link: await this.blobs.presignGet(storageKeys.output(project.uuid, kind, fileName)) };
   }
 
   async downloadLink(project: Project, kind: OutputKind, fileName: string): Promise<DownloadEntry> {
-    const output = await this.repos.outputs.byName(project.id, kind, fileName);
-    if (!output || output.state !== 'done' || !(await this.blobs.head(storageKeys.output(project.uuid, fileName)))) {
+    const outputs = await this.repos.outputs.list(project.id, kind, 'done');
+    const known = outputs.some((o) => o.file_name === fileName || o.companion === fileName);
+    if (!known || !(await this.blobs.head(storageKeys.output(project.uuid, kind, fileName)))) {
       throw new NotFound(`File "${fileName}" is not among the outputs of this project.`);
     }
-    return this.downloadEntry(project, fileName);
+    return this.downloadEntry(project, kind, fileName);
   }
 
   /**
@@ -66,16 +69,16 @@ export class DeliveriesService {
     const stale: Output[] = [];
     const entries = await Promise.all(
       outputs.map(async (o) => {
-        const current = await this.blobs.head(storageKeys.output(project.uuid, o.file_name));
+        const current = await this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name));
         const fresh = current !== null && o.thumbnail_of === current.etag;
         if (!fresh) stale.push(o);
-        const key = fresh ? storageKeys.thumbnail(project.uuid, o.file_name) : storageKeys.output(project.uuid, o.file_name);
+        const key = fresh ? storageKeys.thumbnail(project.uuid, o.kind, o.file_name) : storageKeys.output(project.uuid, o.kind, o.file_name);
         return { file_name: o.file_name, is_thumbnail: fresh, thumbnail_link: await this.blobs.presignGet(key) };
       }),
     );
     if (stale.length > 0) {
       // The key names the replaced version: one thumbnail job per version, however often the list is read.
-      const versions = await Promise.all(stale.map((o) => this.blobs.head(storageKeys.output(project.uuid, o.file_name))));
+      const versions = await Promise.all(stale.map((o) => this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name))));
       await this.queue.enqueue(
         stale.map((o, i) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${o.id}:${versions[i]?.etag}`, payload: { outputId: o.id } })),
       );
@@ -91,7 +94,7 @@ export class DeliveriesService {
     for (const project of projects) {
       const output = first.get(project.id);
       if (!output) continue;
-      const key = output.thumbnail_of ? storageKeys.thumbnail(project.uuid, output.file_name) : storageKeys.output(project.uuid, output.file_name);
+      const key = output.thumbnail_of ? storageKeys.thumbnail(project.uuid, output.kind, output.file_name) : storageKeys.output(project.uuid, output.kind, output.file_name);
       links.set(project.id, await this.blobs.presignGet(key));
     }
     return links;
@@ -106,9 +109,9 @@ export class DeliveriesService {
     if (photoKind(fileName) !== 'JPEG') throw new InvalidRequest(`file ${fileName} is not supported. supported files types are jpg, jpeg`);
     const now = nowIso();
     await this.repos.outputs.insertMissing([
-      { project_id: project.id, kind, file_name: fileName, sources: '[]', state: 'done', error: null, settings: null, thumbnail_of: null, created_at: now, updated_at: now },
+      { project_id: project.id, kind, file_name: fileName, sources: '[]', state: 'done', error: null, settings: null, thumbnail_of: null, companion: null, created_at: now, updated_at: now },
     ]);
-    return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.output(project.uuid, fileName)) };
+    return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.output(project.uuid, kind, fileName)) };
   }
 
   /** Remakes an output's thumbnail from its current bytes. */
@@ -116,10 +119,10 @@ export class DeliveriesService {
     const output = await this.repos.outputs.byId(outputId);
     const project = output && (await this.repos.projects.byId(output.project_id));
     if (!output || !project) return;
-    const key = storageKeys.output(project.uuid, output.file_name);
+    const key = storageKeys.output(project.uuid, output.kind, output.file_name);
     const before = await this.blobs.head(key);
     if (!before || before.etag === output.thumbnail_of) return;
-    await this.blobs.write(storageKeys.thumbnail(project.uuid, output.file_name), await makeThumbnail(await this.blobs.read(key)));
+    await this.blobs.write(storageKeys.thumbnail(project.uuid, output.kind, output.file_name), await makeThumbnail(await this.blobs.read(key)));
     await this.repos.outputs.update(output.id, { thumbnail_of: before.etag, updated_at: nowIso() });
   }
 }

@@ -75,6 +75,10 @@ export class ProjectsService {
           callback_url: null,
           submitted_at: null,
           finished_at: null,
+          profile_id: null,
+          export_state: null,
+          post_state: null,
+          post_options: null,
           created_at: now,
           updated_at: now,
         });

@@ -2,6 +2,8 @@
 export const storageKeys = {
   original: (projectUuid: string, fileName: string) => `projects/${projectUuid}/originals/${fileName}`,
   manifest: (projectUuid: string, fileName: string) => `projects/${projectUuid}/manifests/${fileName}`,
-  output: (projectUuid: string, fileName: string) => `projects/${projectUuid}/outputs/${fileName}`,
-  thumbnail: (projectUuid: string, fileName: string) => `projects/${projectUuid}/thumbnails/${fileName}`,
+  /** A delivered file of one kind (i2i, xmp, export...). */
+  output: (projectUuid: string, kind: string, fileName: string) => `projects/${projectUuid}/${kind}/${fileName}`,
+  /** An output's thumbnail, a JPEG whatever the output is. */
+  thumbnail: (projectUuid: string, kind: string, fileName: string) => `projects/${projectUuid}/${kind}-thumbnails/${fileName}`,
 };

@@ -87,6 +87,12 @@ export class UploadsService {
     return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.manifest(project.uuid, fileName)) };
   }
 
+  /** The text of an uploaded manifest, or null when none was uploaded. */
+  async readManifest(project: Project, role: keyof typeof MANIFEST_FILES): Promise<string | null> {
+    const key = storageKeys.manifest(project.uuid, MANIFEST_FILES[role]);
+    return (await this.blobs.head(key)) ? (await this.blobs.read(key)).toString('utf8') : null;
+  }
+
   async startMultipart(project: Project, fileName: string, partCount: number): Promise<MultipartStart> {
     await this.admitPhotos(project, [fileName]);
     const key = storageKeys.original(project.uuid, fileName);

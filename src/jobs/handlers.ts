@@ -1,6 +1,6 @@
-import { UnprocessablePhoto } from '../domain/errors.js';
+import { jobKinds } from '../domain/batch.js';
 import { THUMBNAIL_JOB } from '../domain/deliveries.js';
-import { I2I_JOBS } from '../domain/i2i-editing.js';
+import { UnprocessablePhoto } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { type JobHandler, PermanentJobError } from './runner.js';
 
@@ -14,21 +14,25 @@ async function permanentIfPhoto(work: Promise<void>): Promise<void> {
   }
 }
 
-/** Jobs that develop photos: as many at once as there are imaging threads. */
+/** Jobs that develop photos, for every stage: as many at once as there are imaging threads. */
 export function imagingHandlers(s: Services): Record<string, JobHandler> {
-  return {
-    [I2I_JOBS.plan]: {
-      run: (p: { projectId: number }) => permanentIfPhoto(s.i2iEditing.plan(p.projectId)),
-      giveUp: (p: { projectId: number }) => s.i2iEditing.planFailed(p.projectId),
-    },
-    [I2I_JOBS.render]: {
-      run: (p: { outputId: number }) => permanentIfPhoto(s.i2iEditing.render(p.outputId)),
-      giveUp: (p: { outputId: number }, _job, error) => s.i2iEditing.renderFailed(p.outputId, error),
-    },
+  const handlers: Record<string, JobHandler> = {
     [THUMBNAIL_JOB]: {
       run: (p: { outputId: number }) => s.deliveries.refreshThumbnail(p.outputId, (jpeg) => s.imaging.thumbnail(jpeg)),
     },
   };
+  for (const stage of s.batches.stageNames()) {
+    const kinds = jobKinds(stage);
+    handlers[kinds.plan] = {
+      run: (p: { projectId: number }) => permanentIfPhoto(s.batches.plan(stage, p.projectId)),
+      giveUp: (p: { projectId: number }) => s.batches.planFailed(stage, p.projectId),
+    };
+    handlers[kinds.render] = {
+      run: (p: { outputId: number }) => permanentIfPhoto(s.batches.render(stage, p.outputId)),
+      giveUp: (p: { outputId: number }, _job, error) => s.batches.renderFailed(stage, p.outputId, error),
+    };
+  }
+  return handlers;
 }
 
 /**
@@ -38,10 +42,12 @@ export function imagingHandlers(s: Services): Record<string, JobHandler> {
  */
 export function callbackHandlers(s: Services): Record<string, JobHandler> {
   const steps = [1, 3, 6, 12, 18];
-  return {
-    [I2I_JOBS.callback]: {
-      run: (p: { projectId: number }, job) => s.i2iEditing.sendCallback(p.projectId, `${job.id}`),
+  const handlers: Record<string, JobHandler> = {};
+  for (const stage of s.batches.stageNames()) {
+    handlers[jobKinds(stage).callback] = {
+      run: (p: { projectId: number; finishedAt: string }, job) => s.batches.sendCallback(stage, p.projectId, p.finishedAt, `${job.id}`),
       retryDelaySeconds: (attempt) => s.config.callbackRetryBaseSeconds * steps[Math.min(attempt, steps.length) - 1]!,
-    },
-  };
+    };
+  }
+  return handlers;
 }

@@ -1,12 +1,30 @@
 import { Piscina } from 'piscina';
+import type { DevelopedOutput } from '../domain/batch.js';
+import type { I2iEditOptions } from '../domain/i2i-editing.js';
+import type { FrameInfo, SourceFrame } from '../domain/photo-plan.js';
 import { asBuffer, ownBytes } from './transfer.js';
-import type { DevelopI2iInput, DevelopI2iOutput, FrameInfo, PhotoDeveloper } from '../domain/i2i-editing.js';
+
+interface DevelopedBytes {
+  bytes: Uint8Array;
+  thumbnail: Uint8Array | null;
+  settings?: unknown;
+  companion?: { fileName: string; bytes: Uint8Array };
+}
+
+function developed(result: DevelopedBytes): DevelopedOutput {
+  return {
+    bytes: asBuffer(result.bytes),
+    thumbnail: result.thumbnail ? asBuffer(result.thumbnail) : null,
+    ...(result.settings === undefined ? {} : { settings: result.settings }),
+    ...(result.companion ? { companion: { fileName: result.companion.fileName, bytes: asBuffer(result.companion.bytes) } } : {}),
+  };
+}
 
 /**
  * Photo development on a pool of worker threads sized to the cores, so that decoding and
- * rendering never hold up the API's event loop.
+ * rendering never hold up the API's event loop. Input bytes are moved to the thread, not copied.
  */
-export class ImagingPool implements PhotoDeveloper {
+export class ImagingPool {
   private readonly pool: Piscina;
 
   constructor(threads: number) {
@@ -19,9 +37,12 @@ export class ImagingPool implements PhotoDeveloper {
     });
   }
 
-  /** Runs a task with its byte arrays moved, not copied, to the worker thread. */
   private run<T>(name: string, task: object, bytes: Uint8Array[]): Promise<T> {
     return this.pool.run(task, { name, transferList: bytes.map((b) => b.buffer as ArrayBuffer) }) as Promise<T>;
+  }
+
+  private frames(frames: SourceFrame[]) {
+    return frames.map((f) => ({ fileName: f.fileName, rotate: f.rotate, bytes: ownBytes(f.bytes) }));
   }
 
   async frameInfo(bytes: Buffer, fileName: string): Promise<FrameInfo> {
@@ -29,26 +50,9 @@ export class ImagingPool implements PhotoDeveloper {
     return this.run('frameInfo', { bytes: own, fileName }, [own]);
   }
 
-  async groupBrackets(frames: FrameInfo[]): Promise<string[][]> {
-    return frames.map((f) => [f.fileName]);
-  }
-
-  async developI2i(input: DevelopI2iInput): Promise<DevelopI2iOutput> {
-    const frames = input.frames.map((f) => ({ fileName: f.fileName, rotate: f.rotate, bytes: ownBytes(f.bytes) }));
-    const result = await this.run<{ jpeg: Uint8Array; thumbnail: Uint8Array; settings: unknown }>(
-      'develop',
-      {
-        frames,
-        options: {
-          hdrMerge: input.options.hdr_merge,
-          perspectiveCorrection: input.options.perspective_correction,
-          skyReplacement: input.options.sky_replacement,
-          skyTemplateId: input.options.sky_replacement_template_id,
-        },
-      },
-      frames.map((f) => f.bytes),
-    );
-    return { jpeg: asBuffer(result.jpeg), thumbnail: asBuffer(result.thumbnail), settings: result.settings };
+  async developI2i(frames: SourceFrame[], options: I2iEditOptions): Promise<DevelopedOutput> {
+    const moved = this.frames(frames);
+    return developed(await this.run<DevelopedBytes>('developI2i', { frames: moved, options }, moved.map((f) => f.bytes)));
   }
 
   async thumbnail(jpeg: Buffer): Promise<Buffer> {

@@ -13,6 +13,9 @@ export interface ProjectFilter {
 
 export type ProjectOrder = 'date' | 'name';
 
+/** The columns holding the state of a project's stages: the edit, the export, the post-editing. */
+export type StageColumn = 'state' | 'export_state' | 'post_state';
+
 export class ProjectsRepo {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -42,13 +45,21 @@ export class ProjectsRepo {
     await this.db.updateTable('projects').set(changes).where('id', '=', id).execute();
   }
 
-  /** Moves the project to `to` if it is in one of `from`; false when another request moved it first. */
-  async transition(id: number, from: ProjectState[], to: ProjectState, changes: ProjectUpdate = {}): Promise<boolean> {
+  /**
+   * Moves a stage column to `to` if it holds one of `from` (null: a stage never started);
+   * false when another request moved it first.
+   */
+  async transitionStage(id: number, column: StageColumn, from: (ProjectState | null)[], to: ProjectState, changes: ProjectUpdate = {}): Promise<boolean> {
+    const values = from.filter((v): v is ProjectState => v !== null);
     const result = await this.db
       .updateTable('projects')
-      .set({ ...changes, state: to })
+      .set({ ...changes, [column]: to } as ProjectUpdate)
       .where('id', '=', id)
-      .where('state', 'in', from)
+      .where((eb) => {
+        const options = values.length > 0 ? [eb(column, 'in', values)] : [];
+        if (from.includes(null)) options.push(eb(column, 'is', null));
+        return eb.or(options);
+      })
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }

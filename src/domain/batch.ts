@@ -1,0 +1,234 @@
+import type { Kysely } from 'kysely';
+import { createRepos, type Repos } from '../db/repos/index.js';
+import type { StageColumn } from '../db/repos/projects.js';
+import type { Database, NewOutput, Output, OutputKind, Project, ProjectState } from '../db/schema.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { AccountsService } from './accounts.js';
+import { deliverCallback } from './callbacks.js';
+import { nowIso } from './clock.js';
+import type { DeliveriesService } from './deliveries.js';
+import { UnprocessablePhoto } from './errors.js';
+import { storageKeys } from './storage-keys.js';
+
+/** A batch step over a project's photos: Smart Editing, or the profile flow's edit, export and post-editing. */
+export type StageName = 'i2i' | 'edit' | 'export' | 'post';
+
+/** One file to make, and what it is made from. */
+export interface PlannedOutput {
+  fileName: string;
+  /** Source photo names (several for an HDR group), or the name of the earlier stage's output. */
+  sources: string[];
+}
+
+/** What developing one output gives. */
+export interface DevelopedOutput {
+  bytes: Buffer;
+  /** A JPEG for thumbnail links; none for files that are not images of their own. */
+  thumbnail: Buffer | null;
+  /** The DevelopSettings it was made with, kept for later stages and Copilot. */
+  settings?: unknown;
+  /** A second file delivered with it: a merged HDR image beside its XMP. */
+  companion?: { fileName: string; bytes: Buffer };
+}
+
+export interface Stage {
+  name: StageName;
+  kind: OutputKind;
+  /** The project column holding this stage's state. */
+  column: StageColumn;
+  /** Whether the end of the stage is POSTed to the project's callback URL. */
+  notifies: boolean;
+  plan(project: Project): Promise<PlannedOutput[]>;
+  develop(project: Project, output: Output): Promise<DevelopedOutput>;
+}
+
+export const jobKinds = (stage: StageName) => ({ plan: `${stage}.plan`, render: `${stage}.render`, callback: `${stage}.callback` });
+
+/** Tries of a callback; the delays between them come from the callback handler. */
+export const CALLBACK_ATTEMPTS = 6;
+
+export interface BatchDeps {
+  db: Kysely<Database>;
+  repos: Repos;
+  blobs: BlobStore;
+  queue: JobQueue;
+  accounts: AccountsService;
+  deliveries: DeliveriesService;
+  callbackAllowPrivate: boolean;
+  /** How each flow shows a state in its status fields. */
+  statusOf: (project: Project, stage: StageName) => string;
+  wake: () => void;
+}
+
+/**
+ * Runs stages as jobs: a plan job decides the outputs, a render job per output develops
+ * it, and the last one to finish ends the stage once and queues its callback. Every step
+ * is recorded in the database, so a stage survives restarts; rendering is deterministic,
+ * so an output made twice (after a crash) is the same file.
+ */
+export class BatchService {
+  private readonly stages = new Map<StageName, Stage>();
+
+  constructor(private readonly deps: BatchDeps) {}
+
+  register(stage: Stage): void {
+    this.stages.set(stage.name, stage);
+  }
+
+  stageNames(): StageName[] {
+    return [...this.stages.keys()];
+  }
+
+  private stage(name: StageName): Stage {
+    const stage = this.stages.get(name);
+    if (!stage) throw new Error(`no stage ${name} registered`);
+    return stage;
+  }
+
+  /**
+   * Moves the stage from one of `from` to queued with `changes`, and queues its plan, in one
+   * transaction; false when another request started it first.
+   */
+  async start(project: Project, name: StageName, from: (ProjectState | null)[], changes: Partial<Project> = {}): Promise<boolean> {
+    const stage = this.stage(name);
+    const kinds = jobKinds(name);
+    const started = await this.deps.db.transaction().execute(async (trx) => {
+      const won = await createRepos(trx).projects.transitionStage(project.id, stage.column, from, 'queued', { ...changes, updated_at: nowIso() });
+      if (won) await this.deps.queue.enqueue([{ kind: kinds.plan, key: `${kinds.plan}:${project.id}`, payload: { projectId: project.id } }], trx);
+      return won;
+    });
+    if (started) this.deps.wake();
+    return started;
+  }
+
+  async plan(name: StageName, projectId: number): Promise<void> {
+    const { repos, queue } = this.deps;
+    const stage = this.stage(name);
+    const project = await repos.projects.byId(projectId);
+    if (!project) return;
+    const now = nowIso();
+    const planned = await stage.plan(project);
+    await repos.outputs.insertMissing(
+      planned.map<NewOutput>((p) => ({
+        project_id: project.id,
+        kind: stage.kind,
+        file_name: p.fileName,
+        sources: JSON.stringify(p.sources),
+        state: 'pending',
+        error: null,
+        settings: null,
+        thumbnail_of: null,
+        companion: null,
+        created_at: now,
+        updated_at: now,
+      })),
+    );
+    const outputs = await repos.outputs.list(project.id, stage.kind);
+    const { render } = jobKinds(name);
+    await queue.enqueue(outputs.map((o) => ({ kind: render, key: `${render}:${o.id}`, payload: { outputId: o.id } })));
+    if (outputs.length === 0) await this.settle(stage, project.id);
+    this.deps.wake();
+  }
+
+  async render(name: StageName, outputId: number): Promise<void> {
+    const { repos, blobs } = this.deps;
+    const stage = this.stage(name);
+    const output = await repos.outputs.byId(outputId);
+    if (!output || output.state !== 'pending') return;
+    const project = (await repos.projects.byId(output.project_id))!;
+    await repos.projects.transitionStage(project.id, stage.column, ['queued'], 'in_progress', { updated_at: nowIso() });
+    const developed = await stage.develop(project, output).catch((err: Error) => {
+      // Storage and database trouble is retried; what the engine refuses is the photo's fault.
+      if (err instanceof UnprocessablePhoto) throw err;
+      throw new UnprocessablePhoto(`${JSON.parse(output.sources).join(', ')}: ${err.message}`);
+    });
+    const key = storageKeys.output(project.uuid, stage.kind, output.file_name);
+    await blobs.write(key, developed.bytes);
+    if (developed.companion) await blobs.write(storageKeys.output(project.uuid, stage.kind, developed.companion.fileName), developed.companion.bytes);
+    if (developed.thumbnail) await blobs.write(storageKeys.thumbnail(project.uuid, stage.kind, output.file_name), developed.thumbnail);
+    await repos.outputs.update(output.id, {
+      state: 'done',
+      error: null,
+      settings: developed.settings === undefined ? null : JSON.stringify(developed.settings),
+      thumbnail_of: developed.thumbnail ? ((await blobs.head(key))?.etag ?? null) : null,
+      companion: developed.companion?.fileName ?? null,
+      updated_at: nowIso(),
+    });
+    await this.settle(stage, project.id);
+  }
+
+  /** An output that cannot be made: recorded with its reason, the others go on. */
+  async renderFailed(name: StageName, outputId: number, error: string): Promise<void> {
+    const output = await this.deps.repos.outputs.byId(outputId);
+    if (!output || output.state !== 'pending') return;
+    await this.deps.repos.outputs.update(output.id, { state: 'failed', error, updated_at: nowIso() });
+    await this.settle(this.stage(name), output.project_id);
+  }
+
+  /** A plan that cannot be made fails the stage. */
+  async planFailed(name: StageName, projectId: number): Promise<void> {
+    await this.end(this.stage(name), projectId, 'failed', {});
+  }
+
+  /**
+   * When no output is pending the stage ends: completed when at least one output was
+   * delivered (the failures are reported in the callback and the status details), failed
+   * when none was.
+   */
+  private async settle(stage: Stage, projectId: number): Promise<void> {
+    const counts = await this.deps.repos.outputs.countByState(projectId, stage.kind);
+    if (counts.pending > 0) return;
+    const changes = stage.column === 'state' ? { number_of_images: counts.done } : {};
+    await this.end(stage, projectId, counts.done > 0 ? 'completed' : 'failed', changes);
+  }
+
+  /** Ends the stage once, whoever gets here first, and queues its callback. */
+  private async end(stage: Stage, projectId: number, state: 'completed' | 'failed', changes: Partial<Project>): Promise<void> {
+    const { repos, queue } = this.deps;
+    const now = nowIso();
+    const finished = stage.column === 'state' ? { finished_at: now } : {};
+    if (!(await repos.projects.transitionStage(projectId, stage.column, ['queued', 'in_progress'], state, { ...changes, ...finished, updated_at: now }))) return;
+    const project = await repos.projects.byId(projectId);
+    if (!stage.notifies || !project?.callback_url) return;
+    const { callback } = jobKinds(stage.name);
+    await queue.enqueue([{ kind: callback, key: `${callback}:${projectId}:${now}`, payload: { projectId, finishedAt: now }, maxAttempts: CALLBACK_ATTEMPTS }]);
+    this.deps.wake();
+  }
+
+  /** POSTs the end of a stage to the project's callback URL, signed (docs/callbacks.md); throws to be retried. */
+  async sendCallback(name: StageName, projectId: number, finishedAt: string, deliveryId: string): Promise<void> {
+    const { repos } = this.deps;
+    const stage = this.stage(name);
+    const project = await repos.projects.byId(projectId);
+    if (!project?.callback_url) return;
+    const outputs = await repos.outputs.list(projectId, stage.kind);
+    const done = outputs.filter((o) => o.state === 'done');
+    const body = JSON.stringify({
+      project_uuid: project.uuid,
+      ...(stage.name === 'i2i' ? {} : { stage: stage.name }),
+      status: this.deps.statusOf(project, stage.name),
+      number_of_images: done.length,
+      files: await this.deps.deliveries.downloadLinks(project, stage.kind),
+      failed_files: outputs.filter((o) => o.state === 'failed').map((o) => ({ file_name: o.file_name, sources: JSON.parse(o.sources), error: o.error })),
+      finished_at: finishedAt,
+    });
+    await deliverCallback({
+      url: project.callback_url,
+      body,
+      secret: await this.deps.accounts.webhookSecret(project.account_id),
+      deliveryId,
+      allowPrivate: this.deps.callbackAllowPrivate,
+    });
+  }
+
+  /** Share of the stage's outputs finished, 0..100, and what went wrong, for status endpoints. */
+  async progress(project: Project, name: StageName): Promise<{ progress: number; details: string | null }> {
+    const outputs = await this.deps.repos.outputs.list(project.id, this.stage(name).kind);
+    if (outputs.length === 0) return { progress: 0, details: null };
+    const failed = outputs.filter((o) => o.state === 'failed');
+    const finished = outputs.length - outputs.filter((o) => o.state === 'pending').length;
+    const details = failed.length === 0 ? null : `${failed.length} of ${outputs.length} failed: ${failed.map((o) => `${o.file_name} (${o.error})`).join('; ')}`;
+    return { progress: Math.round((100 * finished) / outputs.length), details };
+  }
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { Repos } from '../db/repos/index.js';
+import type { Project } from '../db/schema.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { PlannedOutput } from './batch.js';
+import { parseHdrGroups, parseOrientations, type Rotation } from './manifests.js';
+import { storageKeys } from './storage-keys.js';
+import type { UploadsService } from './uploads.js';
+
+/** The photo metadata bracket grouping needs. */
+export interface FrameInfo {
+  fileName: string;
+  captureTime: string | null;
+  exposureBias: number | null;
+  exposureTime: number | null;
+}
+
+/** A source photo as the imaging threads receive it. */
+export interface SourceFrame {
+  fileName: string;
+  bytes: Buffer;
+  /** Clockwise degrees from the orientations file, after the photo's own EXIF orientation. */
+  rotate: Rotation;
+}
+
+/** `IMG_1.CR2` → `IMG_1.jpg`; a name already taken gets ` (2)`, ` (3)`... */
+export function outputName(source: string, extension: string, taken: Set<string>): string {
+  const base = path.parse(source).name;
+  let name = `${base}${extension}`;
+  for (let n = 2; taken.has(name); n++) name = `${base} (${n})${extension}`;
+  taken.add(name);
+  return name;
+}
+
+/** The frame an HDR group's output is named after: the middle exposure, by bias or else by exposure time. */
+export function middleFrame(frames: FrameInfo[]): FrameInfo {
+  const exposure = (f: FrameInfo) => f.exposureBias ?? (f.exposureTime ? Math.log2(f.exposureTime) : 0);
+  const sorted = [...frames].sort((a, b) => exposure(a) - exposure(b) || a.fileName.localeCompare(b.fileName));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+export interface PhotoPlanDeps {
+  repos: Repos;
+  blobs: BlobStore;
+  uploads: UploadsService;
+  frameInfo(bytes: Buffer, fileName: string): Promise<FrameInfo>;
+  groupBrackets(frames: FrameInfo[]): string[][];
+}
+
+/** Turns a project's photos into outputs, and loads an output's source frames. */
+export class PhotoPlanner {
+  constructor(private readonly deps: PhotoPlanDeps) {}
+
+  /**
+   * One output per photo; with `hdr`, one per bracket group (from the uploaded manifest,
+   * else from EXIF capture times and exposures), named after its middle exposure.
+   */
+  async plan(project: Project, options: { hdr: boolean; extension: string }): Promise<PlannedOutput[]> {
+    const { repos, blobs, uploads } = this.deps;
+    const photos = (await repos.files.list(project.id, 'photo')).map((f) => f.file_name);
+    let groups = photos.map((p) => [p]);
+    let infos = new Map<string, FrameInfo>();
+    if (options.hdr) {
+      const frames = await Promise.all(photos.map(async (name) => this.deps.frameInfo(await blobs.read(storageKeys.original(project.uuid, name)), name)));
+      infos = new Map(frames.map((f) => [f.fileName, f]));
+      const manifest = await uploads.readManifest(project, 'hdr_groups');
+      const listed = manifest !== null ? parseHdrGroups(manifest, new Set(photos)) : this.deps.groupBrackets(frames);
+      const grouped = new Set(listed.flat());
+      groups = [...listed, ...photos.filter((p) => !grouped.has(p)).map((p) => [p])];
+    }
+    const taken = new Set<string>();
+    return groups.map((sources) => {
+      const named = sources.length > 1 ? middleFrame(sources.map((s) => infos.get(s)!)).fileName : sources[0]!;
+      return { fileName: outputName(named, options.extension, taken), sources };
+    });
+  }
+
+  /** The source photos of an output, rotated as the orientations file says. */
+  async frames(project: Project, sources: string[]): Promise<SourceFrame[]> {
+    const manifest = await this.deps.uploads.readManifest(project, 'orientations');
+    const photos = new Set((await this.deps.repos.files.list(project.id, 'photo')).map((f) => f.file_name));
+    const rotations = manifest !== null ? parseOrientations(manifest, photos) : new Map<string, Rotation>();
+    return Promise.all(
+      sources.map(async (fileName) => ({
+        fileName,
+        bytes: await this.deps.blobs.read(storageKeys.original(project.uuid, fileName)),
+        rotate: rotations.get(fileName) ?? 0,
+      })),
+    );
+  }
+}
