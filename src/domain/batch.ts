@@ -93,10 +93,15 @@ export class BatchService {
   async start(project: Project, name: StageName, from: (ProjectState | null)[], changes: Partial<Project> = {}): Promise<boolean> {
     const stage = this.stage(name);
     const kinds = jobKinds(name);
+    const now = nowIso();
     const started = await this.deps.db.transaction().execute(async (trx) => {
-      const won = await createRepos(trx).projects.transitionStage(project.id, stage.column, from, 'queued', { ...changes, updated_at: nowIso() });
-      if (won) await this.deps.queue.enqueue([{ kind: kinds.plan, key: `${kinds.plan}:${project.id}`, payload: { projectId: project.id } }], trx);
-      return won;
+      const repos = createRepos(trx);
+      const won = await repos.projects.transitionStage(project.id, stage.column, from, 'queued', { ...changes, updated_at: now });
+      if (!won) return false;
+      // A stage run again (post-editing with other options) starts from no outputs.
+      await repos.outputs.deleteAll(project.id, stage.kind);
+      await this.deps.queue.enqueue([{ kind: kinds.plan, key: `${kinds.plan}:${project.id}:${now}`, payload: { projectId: project.id } }], trx);
+      return true;
     });
     if (started) this.deps.wake();
     return started;

@@ -3,6 +3,7 @@ import type { Database } from '../schema.js';
 import { AccountsRepo } from './accounts.js';
 import { MultipartUploadsRepo } from './multipart-uploads.js';
 import { OutputsRepo } from './outputs.js';
+import { ProfilesRepo, SkyTemplatesRepo } from './profiles.js';
 import { ProjectFilesRepo } from './project-files.js';
 import { ProjectsRepo } from './projects.js';
 import { SettingsRepo } from './settings.js';
@@ -14,6 +15,8 @@ export interface Repos {
   multipart: MultipartUploadsRepo;
   settings: SettingsRepo;
   outputs: OutputsRepo;
+  profiles: ProfilesRepo;
+  skyTemplates: SkyTemplatesRepo;
 }
 
 export function createRepos(db: Kysely<Database>): Repos {
@@ -24,5 +27,7 @@ export function createRepos(db: Kysely<Database>): Repos {
     multipart: new MultipartUploadsRepo(db),
     settings: new SettingsRepo(db),
     outputs: new OutputsRepo(db),
+    profiles: new ProfilesRepo(db),
+    skyTemplates: new SkyTemplatesRepo(db),
   };
 }

@@ -14,6 +14,10 @@ export class OutputsRepo {
       .execute();
   }
 
+  async deleteAll(projectId: number, kind: OutputKind): Promise<void> {
+    await this.db.deleteFrom('outputs').where('project_id', '=', projectId).where('kind', '=', kind).execute();
+  }
+
   byId(id: number): Promise<Output | undefined> {
     return this.db.selectFrom('outputs').selectAll().where('id', '=', id).executeTakeFirst();
   }

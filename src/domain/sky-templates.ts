@@ -1,0 +1,80 @@
+import type { Repos } from '../db/repos/index.js';
+import type { SkyTemplate } from '../db/schema.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import { nowIso } from './clock.js';
+import { InvalidRequest, NotFound } from './errors.js';
+
+/** A template the imaging library makes itself (procedural skies). */
+export interface BuiltInSkyTemplate {
+  id: number;
+  name: string;
+  isDefault: boolean;
+}
+
+/** What the renderer needs to paint a template: a built-in's id, or an operator's image. */
+export type SkySource = { builtinId: number } | { image: Buffer };
+
+export interface SkyTemplateEntry {
+  id: number;
+  name: string;
+  is_default: boolean;
+  preview_link: string;
+}
+
+const previewKey = (id: number) => `sky-templates/${id}/preview.jpg`;
+const imageKey = (id: number) => `sky-templates/${id}/template.jpg`;
+
+/** Sky templates: the built-in procedural skies and those operators add. */
+export class SkyTemplatesService {
+  constructor(
+    private readonly repos: Repos,
+    private readonly blobs: BlobStore,
+    /** Renders a small JPEG preview of a template. */
+    private readonly makePreview: (source: SkySource) => Promise<Buffer>,
+  ) {}
+
+  async ensureBuiltIns(templates: BuiltInSkyTemplate[]): Promise<void> {
+    const now = nowIso();
+    await this.repos.skyTemplates.insertBuiltIns(
+      templates.map((t) => ({ builtin_id: t.id, name: t.name, is_default: t.isDefault ? 1 : 0, image_key: null, created_at: now })),
+    );
+  }
+
+  async ids(): Promise<number[]> {
+    return (await this.repos.skyTemplates.list()).map((t) => t.id);
+  }
+
+  /** The template an edit asked for, or the default one. */
+  async resolve(id: number | null): Promise<SkyTemplate> {
+    const templates = await this.repos.skyTemplates.list();
+    const chosen = id === null ? (templates.find((t) => t.is_default === 1) ?? templates[0]) : templates.find((t) => t.id === id);
+    if (!chosen) throw new InvalidRequest(`Sky template ${id} not found. Available templates: ${templates.map((t) => t.id).join(', ')}.`);
+    return chosen;
+  }
+
+  async source(id: number): Promise<SkySource> {
+    const template = await this.repos.skyTemplates.byId(id);
+    if (!template) throw new NotFound(`Sky template ${id} not found.`);
+    return template.builtin_id !== null ? { builtinId: template.builtin_id } : { image: await this.blobs.read(template.image_key!) };
+  }
+
+  /** The list clients see, previews made on first request and kept. */
+  async entries(): Promise<SkyTemplateEntry[]> {
+    const templates = await this.repos.skyTemplates.list();
+    return Promise.all(
+      templates.map(async (t) => {
+        if (!(await this.blobs.head(previewKey(t.id)))) await this.blobs.write(previewKey(t.id), await this.makePreview(await this.source(t.id)));
+        return { id: t.id, name: t.name, is_default: t.is_default === 1, preview_link: await this.blobs.presignGet(previewKey(t.id)) };
+      }),
+    );
+  }
+
+  /** Adds an operator's sky photo as a template. */
+  async add(name: string, image: Buffer, makeDefault: boolean): Promise<SkyTemplate> {
+    const template = await this.repos.skyTemplates.insert({ builtin_id: null, name, is_default: 0, image_key: null, created_at: nowIso() });
+    await this.blobs.write(imageKey(template.id), image);
+    await this.repos.skyTemplates.setImageKey(template.id, imageKey(template.id));
+    if (makeDefault) await this.repos.skyTemplates.setDefault(template.id);
+    return (await this.repos.skyTemplates.byId(template.id))!;
+  }
+}
