@@ -8,3 +8,4 @@ export { detectStraighten, type StraightenEstimate } from './straighten.js';
 export { applyGeometry, checkedPlan as planGeometry } from './apply.js';
 export { DEGREES_PER_UNIT, type GeometrySettings } from './camera.js';
 export type { GeometryPlan } from './frame.js';
+export { autoCrop, portraitCrop, type AutoCropOptions, type CropAspect, type PortraitCropOptions } from './crops.js';

@@ -77,9 +77,9 @@ function verticalConfidence(inliers: Segment[], support: number, candidates: Seg
   let spread = 0;
   for (const s of inliers) spread += ((s.x1 + s.x2) / 2 - mean) ** 2 * s.length;
   spread = Math.sqrt(spread / support) / width;
-  const amount = clamp01((support / height - 0.75) / 2.25);
-  const spreadScore = clamp01((spread - 0.04) / 0.12);
-  const majority = clamp01((support / total - 0.2) / 0.3);
+  const amount = clamp01((support / height - 0.5) / 1.5);
+  const spreadScore = clamp01((spread - 0.03) / 0.1);
+  const majority = clamp01((support / total - 0.15) / 0.3);
   return amount * spreadScore * majority;
 }
 

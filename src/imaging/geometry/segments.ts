@@ -27,10 +27,15 @@ const MIN_GRADIENT = 2 / 255 / Math.sin(TOLERANCE);
 /** Fraction of a segment's rectangle its region must fill; lower means a curve or a blob. */
 const MIN_DENSITY = 0.7;
 const MAGNITUDE_BINS = 1024;
+/** Gradients this close to the edge of the frame are ignored. */
+const BORDER = 2;
 /** How many times a curved region may be halved in search of straight pieces. */
 const MAX_SPLITS = 4;
 /** How far across a segment (pixels) refinement looks for the edge. */
 const REFINE_REACH = 2;
+/** Pieces of one edge: directions within this many degrees, ends within MERGE_OFFSET pixels of the line. */
+const MERGE_DEGREES = 1.5;
+const MERGE_OFFSET = 1.5;
 
 /**
  * Straight segments of an image, found on a grey copy of at most 1024 px by growing
@@ -66,6 +71,8 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
       const gy = (c + d - a - b) / 2;
       const m = Math.sqrt(gx * gx + gy * gy);
       const i = y * gw + x;
+      // Photo borders carry scanner lines, resampling edges and frames, not scene lines.
+      if (x < BORDER || y < BORDER || x >= gw - BORDER || y >= gh - BORDER) continue;
       magnitude[i] = m;
       angle[i] = Math.atan2(gx, -gy);
       if (m > maxMagnitude) maxMagnitude = m;
@@ -90,7 +97,7 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
   const used = new Uint8Array(n);
   const region = new Int32Array(n);
   const minLength = Math.max(6, minLengthFraction * Math.max(grey.width, grey.height));
-  const segments: Segment[] = [];
+  const lines: Line[] = [];
   const f = grey.factor;
   const toSource = (v: number) => v * f + (f - 1) / 2;
 
@@ -129,7 +136,12 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
     }
     if (size >= minLength) fitPieces(region, 0, size, 0);
   }
-  return segments;
+  return mergeCollinear(lines, smooth, grey.width, grey.height).map(({ x1, y1, x2, y2 }) => {
+    let deg = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+    if (deg < 0) deg += 180;
+    if (deg >= 180) deg -= 180;
+    return { x1: toSource(x1), y1: toSource(y1), x2: toSource(x2), y2: toSource(y2), length: Math.hypot(x2 - x1, y2 - y1) * f, angle: deg };
+  });
 
   /**
    * Fits a straight segment to region[from, to). A region that fills too little of its
@@ -207,13 +219,63 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
       return;
     }
     // Gradient samples sit between pixels, half a pixel right and down of their index.
-    const line = refineLine(smooth, grey.width, grey.height, cx + 0.5, cy + 0.5, ux, uy, lo, hi);
-    const { x1, y1, x2, y2 } = line;
-    let deg = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
-    if (deg < 0) deg += 180;
-    if (deg >= 180) deg -= 180;
-    segments.push({ x1: toSource(x1), y1: toSource(y1), x2: toSource(x2), y2: toSource(y2), length: Math.hypot(x2 - x1, y2 - y1) * f, angle: deg });
+    lines.push(refineLine(smooth, grey.width, grey.height, cx + 0.5, cy + 0.5, ux, uy, lo, hi));
   }
+}
+
+/** A segment in analysis pixel coordinates. */
+interface Line {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/**
+ * Joins pieces of one straight edge that occlusions, texture or a window broke apart:
+ * segments within MERGE_DEGREES of each other, whose ends lie within MERGE_OFFSET pixels
+ * of the longer one's line, with a gap no longer than the longer piece, become one
+ * segment, refitted over the whole extent. A 300 px edge is measured far more precisely
+ * than six 40 px pieces of it, and it counts as the one line it is.
+ */
+function mergeCollinear(lines: Line[], img: Float32Array, w: number, h: number): Line[] {
+  const length = (l: Line) => Math.hypot(l.x2 - l.x1, l.y2 - l.y1);
+  const order = lines.map((_, i) => i).sort((a, b) => length(lines[b]!) - length(lines[a]!));
+  const alive = new Uint8Array(lines.length).fill(1);
+  const maxTurn = Math.sin((MERGE_DEGREES * Math.PI) / 180);
+  const merged: Line[] = [];
+  for (const i of order) {
+    if (!alive[i]) continue;
+    alive[i] = 0;
+    let a = lines[i]!;
+    for (let grown = true; grown; ) {
+      grown = false;
+      const la = length(a);
+      const ux = (a.x2 - a.x1) / la;
+      const uy = (a.y2 - a.y1) / la;
+      for (const j of order) {
+        if (!alive[j]) continue;
+        const b = lines[j]!;
+        const lb = length(b);
+        if (Math.abs((ux * (b.y2 - b.y1) - uy * (b.x2 - b.x1)) / lb) > maxTurn) continue;
+        const off1 = -uy * (b.x1 - a.x1) + ux * (b.y1 - a.y1);
+        const off2 = -uy * (b.x2 - a.x1) + ux * (b.y2 - a.y1);
+        if (Math.abs(off1) > MERGE_OFFSET || Math.abs(off2) > MERGE_OFFSET) continue;
+        const t1 = ux * (b.x1 - a.x1) + uy * (b.y1 - a.y1);
+        const t2 = ux * (b.x2 - a.x1) + uy * (b.y2 - a.y1);
+        const gap = Math.max(Math.min(t1, t2) - la, -Math.max(t1, t2), 0);
+        if (gap > Math.max(la, lb)) continue;
+        const lo = Math.min(0, t1, t2);
+        const hi = Math.max(la, t1, t2);
+        a = refineLine(img, w, h, a.x1, a.y1, ux, uy, lo, hi);
+        alive[j] = 0;
+        grown = true;
+        break;
+      }
+    }
+    merged.push(a);
+  }
+  return merged;
 }
 
 
@@ -226,7 +288,7 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
  * tilted edge looks exactly vertical); the peaks are not, and sampling on the grid
  * itself avoids the bias interpolated profiles would add.
  */
-function refineLine(img: Float32Array, w: number, h: number, cx: number, cy: number, ux: number, uy: number, lo: number, hi: number) {
+function refineLine(img: Float32Array, w: number, h: number, cx: number, cy: number, ux: number, uy: number, lo: number, hi: number): Line {
   const fallback = { x1: cx + lo * ux, y1: cy + lo * uy, x2: cx + hi * ux, y2: cy + hi * uy };
   const steep = Math.abs(uy) >= Math.abs(ux);
   // In the steep case rows are indexed by y and the edge is found along x; otherwise transposed.
