@@ -26,11 +26,13 @@ export interface PortraitCropOptions {
 /** Linear sizes tried by the composition crop, as fractions of the largest window: conservative, never under 80 %. */
 const COMPOSITION_SCALES = [1, 0.95, 0.9, 0.85, 0.8];
 const POSITIONS = 21;
+/** Windows holding within this fraction of the best's saliency are ties, settled towards the centre. */
+const TIE = 0.02;
 /** Weights of the composition score: subject on a thirds point, and saliency per area (empty borders trimmed). */
 const THIRDS_WEIGHT = 0.15;
 const DENSITY_WEIGHT = 0.25;
 /** A composition crop must beat the uncropped frame by this much to be used. */
-const MIN_GAIN = 0.03;
+const MIN_GAIN = 0.02;
 
 /**
  * An automatic crop of an image, as fractions of its frame (pass the geometry-corrected
@@ -126,7 +128,7 @@ function centredWindow(frameRatio: number, ratio: number): CropRect {
   return { left: (1 - w) / 2, top: (1 - h) / 2, right: (1 + w) / 2, bottom: (1 + h) / 2 };
 }
 
-/** The largest window of the ratio, placed where it holds the most saliency (the most central of near-ties). */
+/** The largest window of the ratio, placed where it holds the most saliency (the most central of near-ties, within TIE). */
 function bestWindow(field: SaliencyField, frameRatio: number, ratio: number): CropRect {
   const { w, h } = windowSize(frameRatio, ratio);
   if (w >= 1 && h >= 1) return FULL;
@@ -141,7 +143,7 @@ function bestWindow(field: SaliencyField, frameRatio: number, ratio: number): Cr
     if (c.mass > best.mass) best = c;
   }
   const off = (c: { x: number; y: number }) => Math.abs(c.x - (1 - w) / 2) + Math.abs(c.y - (1 - h) / 2);
-  for (const c of candidates) if (c.mass >= best.mass * 0.995 && off(c) < off(best)) best = c;
+  for (const c of candidates) if (c.mass >= best.mass * (1 - TIE) && off(c) < off(best)) best = c;
   return { left: best.x, top: best.y, right: best.x + w, bottom: best.y + h };
 }
 

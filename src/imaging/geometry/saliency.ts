@@ -14,8 +14,8 @@ const MAX_EDGE = 256;
  * A saliency map from two cues, each normalised to its maximum and added: colour
  * contrast (distance of the slightly blurred CIELAB colour from the photo's mean colour,
  * the frequency-tuned measure of Achanta et al. 2009) and detail (local gradient energy
- * of lightness). Subjects stand out from the mean colour or carry detail; skies, walls
- * and out-of-focus backgrounds carry neither.
+ * of lightness), less their median (the background level). Subjects stand out from the
+ * mean colour or carry detail; skies, walls and out-of-focus backgrounds carry neither.
  */
 export function saliencyMap(image: Image16): SaliencyMap {
   const rgb = downscaledRgb(image, MAX_EDGE);
@@ -53,8 +53,11 @@ export function saliencyMap(image: Image16): SaliencyMap {
   const maxContrast = max(contrast) || 1;
   const maxDetail = max(detail) || 1;
   const data = new Float32Array(n);
+  for (let i = 0; i < n; i++) data[i] = contrast[i]! / maxContrast + detail[i]! / maxDetail;
+  // What half the photo reaches is background level: only the excess over it draws the eye.
+  const floor = Float32Array.from(data).sort()[n >> 1]!;
   let total = 0;
-  for (let i = 0; i < n; i++) total += data[i] = contrast[i]! / maxContrast + detail[i]! / maxDetail;
+  for (let i = 0; i < n; i++) total += data[i] = Math.max(0, data[i]! - floor);
   if (total > 0) for (let i = 0; i < n; i++) data[i]! /= total;
   else data.fill(1 / n);
   return { width: w, height: h, data };
