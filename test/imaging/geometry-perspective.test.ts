@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyGeometry, detectPerspective, detectStraighten, planGeometry } from '../../src/imaging/geometry/index.js';
+import { applyGeometry, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
 import { rotationHomography } from '../../src/imaging/geometry/camera.js';
 import { planForHomography } from '../../src/imaging/geometry/frame.js';
 import { project, rotationX } from '../../src/imaging/geometry/matrix.js';
@@ -202,5 +202,33 @@ describe('applyGeometry', () => {
     await assert.rejects(applyGeometry(grey(10, 10), { ...flat, straightenAngle: 60 }), /between -45 and 45 for geometry\.straightenAngle/);
     await assert.rejects(applyGeometry(grey(10, 10), { ...flat, crop: { left: 0.5, top: 0, right: 0.4, bottom: 1 } }), /geometry\.crop\.right/);
     await assert.rejects(applyGeometry({ width: 10, height: 10, data: new Uint16Array(5) }, flat), /image\.data\.length/);
+  });
+});
+
+describe('lightroomGeometry', () => {
+  it('passes a plain crop through', () => {
+    const crop = { left: 0.1, top: 0.2, right: 0.7, bottom: 0.9 };
+    const lr = lightroomGeometry(300, 200, { ...flat, crop });
+    const got = [lr.cropLeft, lr.cropTop, lr.cropRight, lr.cropBottom];
+    [0.1, 0.2, 0.7, 0.9].forEach((v, i) => assert.ok(Math.abs(got[i]! - v) < 1e-12, `${got[i]} vs ${v}`));
+    assert.deepEqual([lr.cropAngle, lr.hasCrop], [0, true]);
+    assert.equal(lightroomGeometry(300, 200, flat).hasCrop, false);
+  });
+
+  it('writes a straightened crop as Lightroom corner pairs', () => {
+    // Lightroom: (Left, Top) = centre + R(CropAngle)·(−p, −q), (Right, Bottom) = centre + R(CropAngle)·(p, q), in pixels.
+    const g = { ...flat, straightenAngle: 6, crop: { left: 0.1, top: 0.1, right: 0.8, bottom: 0.9 } };
+    const lr = lightroomGeometry(300, 200, g);
+    const plan = planGeometry(300, 200, g);
+    const cx = ((lr.cropLeft + lr.cropRight) / 2) * 300;
+    const cy = ((lr.cropTop + lr.cropBottom) / 2) * 200;
+    const t = (-lr.cropAngle * Math.PI) / 180;
+    const dx = lr.cropRight * 300 - cx;
+    const dy = lr.cropBottom * 200 - cy;
+    const p = dx * Math.cos(t) - dy * Math.sin(t);
+    const q = dx * Math.sin(t) + dy * Math.cos(t);
+    assert.ok(Math.abs(2 * p - plan.output.width) < 1e-6, `width ${2 * p} vs ${plan.output.width}`);
+    assert.ok(Math.abs(2 * q - plan.output.height) < 1e-6, `height ${2 * q} vs ${plan.output.height}`);
+    for (const v of [lr.cropLeft, lr.cropTop, lr.cropRight, lr.cropBottom]) assert.ok(v > 0 && v < 1);
   });
 });

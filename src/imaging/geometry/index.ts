@@ -9,3 +9,4 @@ export { applyGeometry, checkedPlan as planGeometry } from './apply.js';
 export { DEGREES_PER_UNIT, type GeometrySettings } from './camera.js';
 export type { GeometryPlan } from './frame.js';
 export { autoCrop, portraitCrop, type AutoCropOptions, type CropAspect, type PortraitCropOptions } from './crops.js';
+export { lightroomGeometry, type LightroomGeometry } from './lightroom.js';
