@@ -2,7 +2,7 @@ import type { Image16 } from '../types.js';
 import { checkImage } from './args.js';
 import { DEGREES_PER_UNIT, focalLength } from './camera.js';
 import { applyToVector, multiply, rotationX, rotationZ } from './matrix.js';
-import { detectSegments, type Segment } from './segments.js';
+import { detectSegments, lineAngle, type Segment } from './segments.js';
 import { findVanishingPoint, type Direction } from './vanishing.js';
 
 export interface PerspectiveEstimate {
@@ -101,9 +101,7 @@ function horizontalYaw(segments: Segment[], width: number, height: number, f: nu
     const y1 = (f * a[1]) / a[2] + cy;
     const x2 = (f * b[0]) / b[2] + cx;
     const y2 = (f * b[1]) / b[2] + cy;
-    let angle = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
-    if (angle < 0) angle += 180;
-    if (angle >= 180) angle -= 180;
+    const angle = lineAngle(x1, y1, x2, y2);
     if (angle <= NEAR_DEGREES || angle >= 180 - NEAR_DEGREES) corrected.push({ x1, y1, x2, y2, length: s.length, angle });
   }
   const vp = findVanishingPoint(corrected, width, height, f);

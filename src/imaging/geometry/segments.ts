@@ -38,16 +38,23 @@ const MERGE_DEGREES = 1.5;
 const MERGE_OFFSET = 1.5;
 
 /**
- * Straight segments of an image, found on a grey copy of at most 1024 px by growing
- * regions of pixels whose gradient orientation agrees (the idea of LSD, von Gioi et al.
- * 2010, with a density test in place of its a-contrario validation) and fitting each
- * region's principal axis, weighted by gradient magnitude.
+ * Straight segments of an image, found on a grey copy of at most 1024 px: regions of
+ * pixels whose gradient orientation agrees are grown (the idea of LSD, von Gioi et al.
+ * 2010, with a density test in place of its a-contrario validation), each fitted by its
+ * magnitude-weighted principal axis, refined to sub-pixel on the edge profile, and pieces
+ * of one edge merged.
  */
 export function detectSegments(image: Image16, options: SegmentOptions = {}): Segment[] {
   return segmentsOfGrey(downscaledGrey(image, options.maxEdge ?? 1024), options.minLength ?? 0.015);
 }
 
-export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
+/** Direction of the line through two points in degrees, 0 ≤ angle < 180 (Segment.angle). */
+export function lineAngle(x1: number, y1: number, x2: number, y2: number): number {
+  const deg = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
+  return deg < 0 ? (deg + 180) % 180 : deg % 180;
+}
+
+function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   const smooth = blur121(grey);
   const gw = grey.width - 1;
   const gh = grey.height - 1;
@@ -55,24 +62,23 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
   const n = gw * gh;
   const magnitude = new Float32Array(n);
   const angle = new Float32Array(n);
-  const s = smooth;
   const w = grey.width;
   let maxMagnitude = 0;
   // 2×2 gradients, centred between pixels: the smallest support, so neighbouring
   // orientations are as independent as they can be (LSD's choice).
   for (let y = 0; y < gh; y++) {
     for (let x = 0; x < gw; x++) {
+      // Photo borders carry scanner lines, resampling edges and frames, not scene lines.
+      if (x < BORDER || y < BORDER || x >= gw - BORDER || y >= gh - BORDER) continue;
       const p = y * w + x;
-      const a = s[p]!;
-      const b = s[p + 1]!;
-      const c = s[p + w]!;
-      const d = s[p + w + 1]!;
+      const a = smooth[p]!;
+      const b = smooth[p + 1]!;
+      const c = smooth[p + w]!;
+      const d = smooth[p + w + 1]!;
       const gx = (b + d - a - c) / 2;
       const gy = (c + d - a - b) / 2;
       const m = Math.sqrt(gx * gx + gy * gy);
       const i = y * gw + x;
-      // Photo borders carry scanner lines, resampling edges and frames, not scene lines.
-      if (x < BORDER || y < BORDER || x >= gw - BORDER || y >= gh - BORDER) continue;
       magnitude[i] = m;
       angle[i] = Math.atan2(gx, -gy);
       if (m > maxMagnitude) maxMagnitude = m;
@@ -136,12 +142,14 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
     }
     if (size >= minLength) fitPieces(region, 0, size, 0);
   }
-  return mergeCollinear(lines, smooth, grey.width, grey.height).map(({ x1, y1, x2, y2 }) => {
-    let deg = (Math.atan2(y2 - y1, x2 - x1) * 180) / Math.PI;
-    if (deg < 0) deg += 180;
-    if (deg >= 180) deg -= 180;
-    return { x1: toSource(x1), y1: toSource(y1), x2: toSource(x2), y2: toSource(y2), length: Math.hypot(x2 - x1, y2 - y1) * f, angle: deg };
-  });
+  return mergeCollinear(lines, smooth, grey.width, grey.height).map(({ x1, y1, x2, y2 }) => ({
+    x1: toSource(x1),
+    y1: toSource(y1),
+    x2: toSource(x2),
+    y2: toSource(y2),
+    length: Math.hypot(x2 - x1, y2 - y1) * f,
+    angle: lineAngle(x1, y1, x2, y2),
+  }));
 
   /**
    * Fits a straight segment to region[from, to). A region that fills too little of its
@@ -218,7 +226,8 @@ export function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[]
       fitPieces(pixels, a, to, depth + 1);
       return;
     }
-    // Gradient samples sit between pixels, half a pixel right and down of their index.
+    // Gradient samples sit between pixels, half a pixel right and down of their index;
+    // from here on coordinates are the grey image's pixel centres.
     lines.push(refineLine(smooth, grey.width, grey.height, cx + 0.5, cy + 0.5, ux, uy, lo, hi));
   }
 }
@@ -278,7 +287,6 @@ function mergeCollinear(lines: Line[], img: Float32Array, w: number, h: number):
   return merged;
 }
 
-
 /**
  * Moves a fitted segment onto the edge it came from, to a fraction of a pixel. Along the
  * pixel rows (for a steep segment) or columns (for a flat one), the derivative across the
@@ -289,6 +297,7 @@ function mergeCollinear(lines: Line[], img: Float32Array, w: number, h: number):
  * itself avoids the bias interpolated profiles would add.
  */
 function refineLine(img: Float32Array, w: number, h: number, cx: number, cy: number, ux: number, uy: number, lo: number, hi: number): Line {
+  // (cx, cy) + t·(ux, uy), lo ≤ t ≤ hi: the segment in pixel-centre coordinates of img.
   const fallback = { x1: cx + lo * ux, y1: cy + lo * uy, x2: cx + hi * ux, y2: cy + hi * uy };
   const steep = Math.abs(uy) >= Math.abs(ux);
   // In the steep case rows are indexed by y and the edge is found along x; otherwise transposed.
@@ -344,9 +353,8 @@ function refineLine(img: Float32Array, w: number, h: number, cx: number, cy: num
   if (varT <= 0) return fallback;
   const fitted = (sct / s0 - meanT * meanC) / varT;
   const offset = meanC - fitted * meanT;
-  // Keep the original extent along the segment; the peaks were found at pixel centres,
-  // where the caller's coordinates (gradient positions, half a pixel off) put them at + 0.5.
-  const end = (t: number): [number, number] => (steep ? [offset + fitted * t + 0.5, t] : [t, offset + fitted * t + 0.5]);
+  // Keep the original extent along the segment.
+  const end = (t: number): [number, number] => (steep ? [offset + fitted * t, t] : [t, offset + fitted * t]);
   const [x1, y1] = end(steep ? fallback.y1 : fallback.x1);
   const [x2, y2] = end(steep ? fallback.y2 : fallback.x2);
   return { x1, y1, x2, y2 };
