@@ -1,5 +1,5 @@
 import type { Image16 } from '../types.js';
-import { checkCrop, checkImage, checkNumber, invalidArgument } from './args.js';
+import { checkCrop, checkImage, checkNumber, checkSize, invalidArgument } from './args.js';
 import { MAX_STRAIGHTEN_DEGREES, type GeometrySettings } from './camera.js';
 import { planGeometry, type GeometryPlan } from './frame.js';
 import { renderPlan } from './warp.js';
@@ -18,6 +18,7 @@ export async function applyGeometry(image: Image16, g: GeometrySettings): Promis
 
 /** The plan applyGeometry follows for a width × height image, after validating the settings. */
 export function checkedPlan(width: number, height: number, g: GeometrySettings): GeometryPlan {
+  checkSize('size', { width, height });
   if (typeof g !== 'object' || g === null) throw invalidArgument('geometry', 'an object with straightenAngle, perspective and crop', g);
   checkNumber('geometry.straightenAngle', g.straightenAngle, -MAX_STRAIGHTEN_DEGREES, MAX_STRAIGHTEN_DEGREES);
   if (typeof g.perspective !== 'object' || g.perspective === null) throw invalidArgument('geometry.perspective', 'an object with vertical and horizontal', g.perspective);

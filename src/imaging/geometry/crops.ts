@@ -48,7 +48,7 @@ export function autoCrop(image: Image16, options: AutoCropOptions): CropRect {
   checkImage('image', image);
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object with mode', options);
   if (options.mode !== 'composition' && options.mode !== 'aspect') throw invalidArgument('options.mode', "'composition' or 'aspect'", options.mode);
-  if (options.aspect != null && !(options.aspect in LONG_OVER_SHORT)) throw invalidArgument('options.aspect', "'2X3', '4X5', '5X7' or null", options.aspect);
+  checkAspect(options.aspect);
   if (options.mode === 'aspect' && options.aspect == null) throw invalidArgument('options.aspect', "'2X3', '4X5' or '5X7' with mode 'aspect'", options.aspect);
   const ratio = options.aspect ? orientedRatio(options.aspect, image.width >= image.height) : image.width / image.height;
   const field = new SaliencyField(saliencyMap(image));
@@ -69,7 +69,7 @@ export function portraitCrop(size: { width: number; height: number }, faces: Box
   faces.forEach((f, i) => checkBox(`faces[${i}]`, f));
   if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object with mode', options);
   if (options.mode !== 'portrait' && options.mode !== 'headshot') throw invalidArgument('options.mode', "'portrait' or 'headshot'", options.mode);
-  if (options.aspect != null && !(options.aspect in LONG_OVER_SHORT)) throw invalidArgument('options.aspect', "'2X3', '4X5', '5X7' or null", options.aspect);
+  checkAspect(options.aspect);
   if (options.image !== undefined) checkImage('options.image', options.image);
   const aspect = options.aspect ?? '4X5';
   const { width: W, height: H } = size;
@@ -110,6 +110,10 @@ export function portraitCrop(size: { width: number; height: number }, faces: Box
   x = clamp(x, 0, W - cropW);
   y = clamp(y, 0, H - cropH);
   return { left: x / W, top: y / H, right: (x + cropW) / W, bottom: (y + cropH) / H };
+}
+
+function checkAspect(aspect: CropAspect | null | undefined): void {
+  if (aspect != null && !Object.hasOwn(LONG_OVER_SHORT, aspect)) throw invalidArgument('options.aspect', "'2X3', '4X5', '5X7' or null", aspect);
 }
 
 /** Width over height of an aspect in the photo's orientation. */

@@ -59,7 +59,7 @@ export function planForHomography(width: number, height: number, toCanvas: Mat3,
 }
 
 /** The source's outer pixel edges, warped to the canvas: a convex quadrilateral, clockwise on screen. */
-export function sourceQuad(width: number, height: number, toCanvas: Mat3): [number, number][] {
+function sourceQuad(width: number, height: number, toCanvas: Mat3): [number, number][] {
   const corners: [number, number][] = [
     [-0.5, -0.5],
     [width - 0.5, -0.5],
@@ -79,7 +79,7 @@ export function sourceQuad(width: number, height: number, toCanvas: Mat3): [numb
  * few hundred 3×3 systems); when several centres are optimal, their mean is taken, so
  * the rectangle sits in the middle of the room it has.
  */
-export function largestRectangle(polygon: [number, number][], aspect: number): CanvasRect {
+function largestRectangle(polygon: [number, number][], aspect: number): CanvasRect {
   // Constraints a·(cx, cy, w) ≤ b, from "corner inside edge" for every corner and edge.
   const rows: [number, number, number, number][] = [];
   let area = 0;

@@ -18,7 +18,7 @@ export interface PerspectiveEstimate {
 /** Segments within this many degrees of vertical (or horizontal) vote for that vanishing point. */
 const NEAR_DEGREES = 30;
 /** Below this confidence nothing is corrected. */
-export const MIN_CONFIDENCE = 0.3;
+const MIN_CONFIDENCE = 0.3;
 /** Pitch corrections up to this are applied in full; beyond it, half of the excess (the tilt was likely meant). */
 const FULL_PITCH_DEGREES = 18;
 const MAX_PITCH_DEGREES = 25;
@@ -38,7 +38,7 @@ export function detectPerspective(image: Image16): PerspectiveEstimate {
   return perspectiveFromSegments(detectSegments(image), image.width, image.height);
 }
 
-export function perspectiveFromSegments(segments: Segment[], width: number, height: number): PerspectiveEstimate {
+function perspectiveFromSegments(segments: Segment[], width: number, height: number): PerspectiveEstimate {
   const none: PerspectiveEstimate = { vertical: 0, horizontal: 0, straightenAngle: 0, confidence: 0 };
   const f = focalLength(width, height);
   const nearVertical = segments.filter((s) => Math.abs(s.angle - 90) <= NEAR_DEGREES);

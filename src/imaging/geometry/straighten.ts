@@ -30,7 +30,7 @@ export function detectStraighten(image: Image16): StraightenEstimate {
   return straightenFromSegments(detectSegments(image), image.width, image.height);
 }
 
-export function straightenFromSegments(segments: Segment[], width: number, height: number): StraightenEstimate {
+function straightenFromSegments(segments: Segment[], width: number, height: number): StraightenEstimate {
   const votes: { tilt: number; weight: number }[] = [];
   for (const s of segments) {
     const fromHorizontal = s.angle > 90 ? s.angle - 180 : s.angle;

@@ -24,9 +24,9 @@ const L1_FLOOR_DEGREES = 0.05;
  * The vanishing point most of the given segments converge to (or point along, when it
  * lies at infinity). Segments are back-projected to planes through the camera centre
  * (focal length f in pixels, principal point at the image centre); RANSAC over pairs
- * of them, scored by summed inlier length, finds the consensus, and weighted least
- * squares on the inliers' plane normals refines it (the direction most nearly lying in
- * all those planes). Null when fewer than three segments agree.
+ * of them, scored by summed inlier length, finds the consensus; iteratively reweighted
+ * least absolute deviations on the inliers' plane normals refine it (the direction most
+ * nearly lying in all those planes). Null when fewer than three segments agree.
  */
 export function findVanishingPoint(segments: Segment[], width: number, height: number, f: number): VanishingPoint | null {
   if (segments.length < 3) return null;
@@ -118,7 +118,7 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
   return { direction: u, support: kept.reduce((s, seg) => s + seg.length, 0), inliers: kept };
 }
 
-export function cross(a: Direction, b: Direction): Direction {
+function cross(a: Direction, b: Direction): Direction {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
@@ -172,7 +172,7 @@ function smallestEigenvector(matrix: number[]): Direction {
 }
 
 /** A small seeded generator, so detection is repeatable run to run. */
-export function mulberry32(seed: number): () => number {
+function mulberry32(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0;
