@@ -8,9 +8,8 @@ export function invalidArgument(name: string, expected: string, actual: unknown)
 
 export function checkImage(name: string, image: Image16): void {
   if (typeof image !== 'object' || image === null) throw invalidArgument(name, 'an Image16 object', image);
+  checkSize(name, image);
   const { width, height, data } = image;
-  if (!Number.isInteger(width) || width < 1) throw invalidArgument(`${name}.width`, 'a positive integer', width);
-  if (!Number.isInteger(height) || height < 1) throw invalidArgument(`${name}.height`, 'a positive integer', height);
   if (!(data instanceof Uint16Array)) throw invalidArgument(`${name}.data`, 'a Uint16Array', data);
   if (data.length !== width * height * 3) throw invalidArgument(`${name}.data.length`, `${width * height * 3} (width × height × 3)`, data.length);
 }
