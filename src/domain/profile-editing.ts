@@ -1,0 +1,237 @@
+import path from 'node:path';
+import type { Repos } from '../db/repos/index.js';
+import type { Account, Output, Profile, Project, ProjectState } from '../db/schema.js';
+import type { BlobStore } from '../storage/blob-store.js';
+import type { BatchService, DevelopedOutput, Stage, StageName } from './batch.js';
+import { nowIso } from './clock.js';
+import { InvalidRequest } from './errors.js';
+import { photoKind } from './file-types.js';
+import type { PhotoPlanner, SourceFrame } from './photo-plan.js';
+import type { ProfilesService } from './profiles.js';
+import type { SkySource, SkyTemplatesService } from './sky-templates.js';
+import { storageKeys } from './storage-keys.js';
+import type { SubmissionChecks } from './submission.js';
+
+export const PHOTOGRAPHY_TYPES = [
+  'NO_TYPE', 'OTHER', 'PORTRAITS', 'WEDDING', 'REAL_ESTATE', 'LANDSCAPE_NATURE', 'EVENTS', 'FAMILY_NEWBORN', 'BOUDOIR', 'SPORTS', 'SCHOOL',
+] as const;
+export type PhotographyType = (typeof PHOTOGRAPHY_TYPES)[number];
+export const CROP_ASPECT_RATIOS = ['2X3', '4X5', '5X7'] as const;
+
+/** The options of a profile-based edit (reference §4.1, N1). */
+export interface ProfileEditOptions {
+  photography_type: PhotographyType | null;
+  crop: boolean;
+  straighten: boolean;
+  hdr_merge: boolean;
+  portrait_crop: boolean;
+  headshot_crop: boolean;
+  smooth_skin: boolean;
+  subject_mask: boolean;
+  perspective_correction: boolean;
+  sky_replacement: boolean;
+  sky_replacement_template_id: number | null;
+  window_pull: boolean;
+  crop_aspect_ratio: (typeof CROP_ASPECT_RATIOS)[number] | null;
+  hdr_output_compression: 'LOSSY' | 'LOSSLESS';
+}
+
+export interface ProfileEditRequest extends ProfileEditOptions {
+  profile_key: number;
+  callback_url: string | null;
+}
+
+/** Post-editing of the exported JPEGs (docs/profile-flow.md). */
+export interface PostEditOptions {
+  resize_long_edge: number | null;
+  output_format: 'JPEG' | 'PNG' | 'TIFF' | 'WEBP';
+  quality: number;
+  watermark: { text: string; position: 'bottom_right' | 'bottom_left' | 'top_right' | 'top_left' | 'center'; opacity: number } | null;
+  strip_metadata: boolean;
+  color_space: 'sRGB' | 'DISPLAY_P3';
+}
+
+export const ACCEPTED = {
+  edit: 'The project was submitted for editing.',
+  export: 'The project was submitted for export.',
+  post: 'The project was submitted for post-editing.',
+} as const;
+
+/** The engine's parts of the profile flow, run on the imaging threads. */
+export interface ProfileDeveloper {
+  /** Estimates settings (biased by the profile's style) and writes them as an XMP sidecar, with a rendered preview. */
+  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: unknown; isRaw: boolean; sky: SkySource | null; xmpName: string; mergedName: string }): Promise<DevelopedOutput>;
+  /** Renders settings at full resolution to a JPEG. */
+  export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput>;
+  /** Resizes, watermarks, converts an exported JPEG. */
+  post(bytes: Buffer, options: PostEditOptions): Promise<DevelopedOutput>;
+}
+
+/** The status vocabulary of the profile flow's status endpoints and project items. */
+export type StageStatus = 'Pending' | 'Processing' | 'Completed' | 'Failed';
+
+export function stageStatus(state: ProjectState | null): StageStatus {
+  switch (state) {
+    case 'in_progress':
+      return 'Processing';
+    case 'completed':
+      return 'Completed';
+    case 'failed':
+      return 'Failed';
+    default:
+      return 'Pending';
+  }
+}
+
+const EXTENSIONS: Record<PostEditOptions['output_format'], string> = { JPEG: '.jpg', PNG: '.png', TIFF: '.tif', WEBP: '.webp' };
+
+/**
+ * The profile-based flow: edit (settings → XMP sidecars and previews), export (settings →
+ * full-size JPEGs), post-editing (exports → resized, watermarked, converted files).
+ */
+export class ProfileEditingService {
+  constructor(
+    private readonly deps: {
+      repos: Repos;
+      blobs: BlobStore;
+      checks: SubmissionChecks;
+      batches: BatchService;
+      planner: PhotoPlanner;
+      profiles: ProfilesService;
+      skyTemplates: SkyTemplatesService;
+      developer: ProfileDeveloper;
+    },
+  ) {
+    const { batches } = deps;
+    batches.register({ name: 'edit', kind: 'edit', column: 'state', notifies: true, plan: (p) => this.planEdit(p), develop: (p, o) => this.developEdit(p, o) });
+    batches.register({ name: 'export', kind: 'export', column: 'export_state', notifies: true, plan: (p) => this.planFrom(p, 'edit', () => '.jpg'), develop: (p, o) => this.developExport(p, o) });
+    batches.register({
+      name: 'post',
+      kind: 'post',
+      column: 'post_state',
+      notifies: false,
+      plan: (p) => this.planFrom(p, 'export', () => EXTENSIONS[postOptionsOf(p).output_format]),
+      develop: (p, o) => this.developPost(p, o),
+    });
+  }
+
+  async submitEdit(account: Account, project: Project, request: ProfileEditRequest): Promise<string> {
+    const { checks } = this.deps;
+    if (project.state !== 'created') return ACCEPTED.edit;
+    const profile = await this.deps.profiles.forEdit(account, request.profile_key);
+    const photos = await checks.uploadedPhotos(project);
+    const raw = photos.some((f) => photoKind(f.file_name) === 'RAW');
+    if (profile.image_type === 'JPG' && raw) throw new InvalidRequest('Unable to send raw images with JPEG profile');
+    if (profile.image_type === 'RAW' && !raw) throw new InvalidRequest('Unable to send JPEGs images with raw profile');
+    await checks.manifests(project, photos);
+    const { profile_key: _, callback_url, ...options } = request;
+    if (options.sky_replacement) options.sky_replacement_template_id = (await this.deps.skyTemplates.resolve(options.sky_replacement_template_id)).id;
+    await checks.callbackUrl(callback_url);
+    await checks.trialCap(account, photos.length);
+    await this.deps.batches.start(project, 'edit', ['created'], {
+      profile_id: profile.id,
+      options: JSON.stringify(options),
+      ai_tools: JSON.stringify(enabledOptions(options)),
+      callback_url,
+      submitted_at: nowIso(),
+    });
+    return ACCEPTED.edit;
+  }
+
+  /** Export needs a completed edit; asked again while one runs or after it completed, it starts nothing. */
+  async submitExport(project: Project): Promise<string> {
+    if (project.state !== 'completed') throw new InvalidRequest('The project has not been edited yet: export is possible once the edit is Completed.');
+    await this.deps.batches.start(project, 'export', [null, 'failed']);
+    return ACCEPTED.export;
+  }
+
+  /** Post-editing needs a completed export; a new request with other options replaces the previous results. */
+  async submitPost(project: Project, options: PostEditOptions): Promise<string> {
+    if (project.export_state !== 'completed') throw new InvalidRequest('The project has not been exported yet: post-editing works on the exported images.');
+    const started = await this.deps.batches.start(project, 'post', [null, 'completed', 'failed'], { post_options: JSON.stringify(options) });
+    if (!started) throw new InvalidRequest('Post-editing of this project is already under way.');
+    return ACCEPTED.post;
+  }
+
+  private planEdit(project: Project) {
+    return this.deps.planner.plan(project, { hdr: editOptionsOf(project).hdr_merge, extension: '.xmp' });
+  }
+
+  /** One output per delivered output of the earlier stage, named after it. */
+  private async planFrom(project: Project, earlier: 'edit' | 'export', extension: () => string) {
+    const done = await this.deps.repos.outputs.list(project.id, earlier, 'done');
+    const ext = extension();
+    return done.map((o) => ({ fileName: `${path.parse(o.file_name).name}${ext}`, sources: [o.file_name] }));
+  }
+
+  private async profileOf(project: Project): Promise<Profile> {
+    return (await this.deps.repos.profiles.byId(project.profile_id!))!;
+  }
+
+  private async sky(options: { sky_replacement: boolean; sky_replacement_template_id: number | null }): Promise<SkySource | null> {
+    return options.sky_replacement && options.sky_replacement_template_id !== null ? this.deps.skyTemplates.source(options.sky_replacement_template_id) : null;
+  }
+
+  private async developEdit(project: Project, output: Output): Promise<DevelopedOutput> {
+    const options = editOptionsOf(project);
+    const profile = await this.profileOf(project);
+    const sources = JSON.parse(output.sources) as string[];
+    const base = path.parse(output.file_name).name;
+    return this.deps.developer.edit(await this.deps.planner.frames(project, sources), {
+      options,
+      style: JSON.parse(profile.style),
+      isRaw: profile.image_type === 'RAW',
+      sky: await this.sky(options),
+      xmpName: output.file_name,
+      mergedName: `${base}${options.hdr_output_compression === 'LOSSLESS' ? '.tif' : '.jpg'}`,
+    });
+  }
+
+  /**
+   * Renders the edit's settings from the originals, or from the merged image of an HDR
+   * group, so the JPEG is what Lightroom would make of the photo with the XMP.
+   */
+  private async developExport(project: Project, output: Output): Promise<DevelopedOutput> {
+    const [editName] = JSON.parse(output.sources) as string[];
+    const edit = (await this.deps.repos.outputs.byName(project.id, 'edit', editName!))!;
+    const frames = edit.companion
+      ? [{ fileName: edit.companion, bytes: await this.deps.blobs.read(storageKeys.output(project.uuid, 'edit', edit.companion)), rotate: 0 as const }]
+      : await this.deps.planner.frames(project, JSON.parse(edit.sources) as string[]);
+    return this.deps.developer.export(frames, { settings: JSON.parse(edit.settings!), sky: await this.sky(editOptionsOf(project)) });
+  }
+
+  private async developPost(project: Project, output: Output): Promise<DevelopedOutput> {
+    const [exported] = JSON.parse(output.sources) as string[];
+    const bytes = await this.deps.blobs.read(storageKeys.output(project.uuid, 'export', exported!));
+    return this.deps.developer.post(bytes, postOptionsOf(project));
+  }
+
+  /** `{status, progress, details}` of a stage, for the status endpoints. */
+  async status(project: Project, stage: Extract<StageName, 'edit' | 'export' | 'post'>): Promise<{ status: StageStatus; progress: number; details: string | null }> {
+    const state = stage === 'edit' ? project.state : stage === 'export' ? project.export_state : project.post_state;
+    const never = stage === 'edit' ? project.state === 'created' : state === null;
+    if (never) return { status: 'Pending', progress: 0, details: `The project has not been submitted for ${stage === 'post' ? 'post-editing' : stage === 'edit' ? 'editing' : 'export'} yet.` };
+    const { progress, details } = await this.deps.batches.progress(project, stage);
+    return { status: stageStatus(state), progress: state === 'completed' || state === 'failed' ? 100 : progress, details };
+  }
+}
+
+function editOptionsOf(project: Project): ProfileEditOptions {
+  return JSON.parse(project.options) as ProfileEditOptions;
+}
+
+function postOptionsOf(project: Project): PostEditOptions {
+  return JSON.parse(project.post_options!) as PostEditOptions;
+}
+
+const TOOL_OPTIONS = [
+  'crop', 'straighten', 'hdr_merge', 'portrait_crop', 'headshot_crop', 'smooth_skin', 'subject_mask', 'perspective_correction', 'sky_replacement', 'window_pull',
+] as const;
+
+/** The boolean options that were on, for the project item's ai_tools. */
+function enabledOptions(options: ProfileEditOptions): string[] {
+  return TOOL_OPTIONS.filter((o) => options[o]);
+}
+
+/** Unused-stage guard kept in one place: Stage objects are registered in the constructor. */
+export type { Stage };
