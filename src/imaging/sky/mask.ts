@@ -1,0 +1,220 @@
+import type { Image16 } from '../types.js';
+import { analysisCopy, assertImage16, type AnalysisCopy } from '../local/image16.js';
+import { applyGuidedCoefficients, guidedFilterCoefficients } from '../local/guided-filter.js';
+import { skyColourPosterior } from './colour-model.js';
+import { boxMean } from '../local/box-filter.js';
+import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
+import { growRegion, labelComponents, onOutline, outlineLengths } from './region.js';
+
+/** A soft sky mask at the image's size. */
+export interface SkyMaskResult {
+  /** 0..1 per pixel, row-major, width × height. */
+  mask: Float32Array;
+  width: number;
+  height: number;
+  /** Mean of the mask: the fraction of the frame that is sky. */
+  coverage: number;
+  /** How sure the segmentation is that the region it found is sky, 0..1 (0 when none was found). */
+  confidence: number;
+}
+
+/** Long edge of the analysis copy; thresholds below are per pixel at this size. */
+const ANALYSIS_EDGE = 640;
+/** Colour change per pixel that still counts as smooth sky while seeding (gradients, haze). */
+const SMOOTH_STRICT = 0.01;
+/** ... and while extending through cloud edges to colours the seeded sky has shown to be sky. */
+const SMOOTH_LOOSE = 0.05;
+/** Below this fraction of the frame a region is noise, not sky. */
+const MIN_COVERAGE = 0.002;
+
+export interface CoarseSky {
+  sky: Float32Array;
+  confidence: number;
+}
+
+/** What segmentation needs to know of one smooth, sky-coloured component. */
+interface Component {
+  area: number;
+  /** Pixels on the top row of the frame. */
+  topContact: number;
+  minY: number;
+  lumaSum: number;
+  priorSum: number;
+  /** Pixel counts per SkyHue family, indexed by its value. */
+  families: [number, number, number, number];
+}
+
+function componentStats(labels: Int32Array, count: number, features: SkyFeatures, width: number): Component[] {
+  const stats: Component[] = Array.from({ length: count }, () => ({ area: 0, topContact: 0, minY: Infinity, lumaSum: 0, priorSum: 0, families: [0, 0, 0, 0] }));
+  for (let i = 0; i < labels.length; i++) {
+    const label = labels[i]!;
+    if (label < 0) continue;
+    const c = stats[label]!;
+    const y = Math.floor(i / width);
+    c.area++;
+    if (y === 0) c.topContact++;
+    if (y < c.minY) c.minY = y;
+    c.lumaSum += features.luma[i]!;
+    c.priorSum += features.prior[i]!;
+    c.families[features.hue[i]!]!++;
+  }
+  return stats;
+}
+
+function dominantFamily(c: Component): number {
+  let best: number = SkyHue.none;
+  for (const family of [SkyHue.blue, SkyHue.neutral, SkyHue.warm]) if (c.families[family]! > c.families[best]!) best = family;
+  return best;
+}
+
+/**
+ * Whether a grey/white component is bright enough to be the sky of an overcast photo:
+ * a sky is among the brightest things in frame, an interior ceiling is not (windows
+ * and lamps outshine it).
+ */
+function brightAsSky(label: number, c: Component, labels: Int32Array, luma: Float32Array): boolean {
+  const mean = c.lumaSum / c.area;
+  if (mean < 0.45) return false;
+  const histogram = new Float64Array(256);
+  for (let i = 0; i < labels.length; i++) if (labels[i] !== label) histogram[Math.min(255, Math.floor(luma[i]! * 256))]!++;
+  const rest = labels.length - c.area;
+  let seen = 0;
+  let bin = 255;
+  while (bin > 0 && seen + histogram[bin]! < 0.03 * rest) seen += histogram[bin--]!;
+  return mean >= 0.85 * (bin / 255);
+}
+
+/**
+ * Fraction of its outline (inside the frame) a component must share with accepted sky to
+ * join it. Grey/white clouds and haze touch it a lot, walls little; a blue component must
+ * be nearly enclosed (a thin cloud's core), since the sea below the horizon touches the
+ * sky along one side.
+ */
+const ADJACENCY = [Infinity, 0.6, 0.15, 0.5];
+
+/**
+ * The components that are sky by themselves. Blue sky needs no more than to touch the
+ * top, or to be large, high and coloured like the blue sky that does (sky seen past a
+ * tree, not the sea below the horizon). Grey/white sky only counts where no blue sky is
+ * seen, touching the top and as bright as a sky.
+ */
+function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy): Uint8Array {
+  const n = labels.length;
+  const accepted = new Uint8Array(stats.length);
+  const blue = (k: number) => families[k] === SkyHue.blue;
+  stats.forEach((c, k) => {
+    if (blue(k) && c.topContact >= 2) accepted[k] = 1;
+  });
+  const high = (c: Component) => c.area >= 0.01 * n && c.minY < 0.4 * copy.height;
+  let topArea = 0;
+  stats.forEach((c, k) => (topArea += accepted[k]! * c.area));
+  if (topArea > 0) {
+    const posterior = skyColourPosterior(copy.rgb, pixelsOf(labels, accepted), features.prior);
+    const sums = new Float64Array(stats.length);
+    for (let i = 0; i < n; i++) if (labels[i]! >= 0) sums[labels[i]!]! += posterior[i]!;
+    stats.forEach((c, k) => {
+      if (blue(k) && !accepted[k] && high(c) && (sums[k]! > 0.5 * c.area || c.area > topArea)) accepted[k] = 1;
+    });
+  } else {
+    stats.forEach((c, k) => {
+      if (blue(k) && high(c)) accepted[k] = 1;
+    });
+  }
+  let blueArea = 0;
+  stats.forEach((c, k) => (blueArea += accepted[k]! * c.area));
+  if (blueArea >= MIN_COVERAGE * n) return accepted;
+  accepted.fill(0);
+  stats.forEach((c, k) => {
+    if (families[k] === SkyHue.neutral && c.topContact >= 2 && c.area >= MIN_COVERAGE * n && brightAsSky(k, c, labels, features.luma)) accepted[k] = 1;
+  });
+  return accepted;
+}
+
+function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
+  const region = new Uint8Array(labels.length);
+  for (let i = 0; i < labels.length; i++) region[i] = labels[i]! >= 0 && accepted[labels[i]!] ? 1 : 0;
+  return region;
+}
+
+/** Accepts the components that share enough of their outline with the region (within 4 px); adds their pixels to it. Returns whether any joined. */
+function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Array, families: number[], outlines: Int32Array, width: number, height: number): boolean {
+  const n = labels.length;
+  const near = boxMean(Float32Array.from(region), width, height, 4);
+  const touching = new Int32Array(accepted.length);
+  for (let p = 0; p < n; p++) {
+    const label = labels[p]!;
+    if (label < 0 || accepted[label] || near[p] === 0) continue;
+    if (onOutline(labels, p, width)) touching[label]!++;
+  }
+  let joined = false;
+  for (let k = 0; k < accepted.length; k++) {
+    if (!accepted[k] && touching[k]! > ADJACENCY[families[k]!]! * outlines[k]!) {
+      accepted[k] = 1;
+      joined = true;
+    }
+  }
+  if (joined) for (let i = 0; i < n; i++) if (labels[i]! >= 0 && accepted[labels[i]!]) region[i] = 1;
+  return joined;
+}
+
+/**
+ * The sky at analysis size, or null when there is none: 1 inside, the colour posterior in
+ * a thin band around it (so edge refinement starts from the colour evidence, not a hard
+ * step), 0 elsewhere.
+ */
+export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
+  const { width, height, rgb } = copy;
+  const n = width * height;
+  const features = skyFeatures(copy);
+  const { prior, texture } = features;
+  // Per-pixel gradients grow as the analysis copy shrinks below ANALYSIS_EDGE.
+  const unit = ANALYSIS_EDGE / Math.max(width, height);
+  const candidate = new Uint8Array(n);
+  for (let i = 0; i < n; i++) candidate[i] = texture[i]! < SMOOTH_STRICT * unit && prior[i]! > 0.3 ? 1 : 0;
+  const { labels, count } = labelComponents(candidate, width);
+  const stats = componentStats(labels, count, features, width);
+  const families = stats.map(dominantFamily);
+  const accepted = seedComponents(stats, families, labels, features, copy);
+  if (!accepted.includes(1)) return null;
+  const blueSky = stats.some((_, k) => accepted[k] && families[k] === SkyHue.blue);
+  const outlines = outlineLengths(labels, count, width);
+  const region = pixelsOf(labels, accepted);
+  const allowed = new Uint8Array(n);
+  let posterior: Float32Array;
+  // Growing by colour brings the region up to cloud edges; clouds beyond them then join by touch.
+  for (let round = 0; ; round++) {
+    posterior = skyColourPosterior(rgb, region, prior);
+    for (let i = 0; i < n; i++) allowed[i] = posterior[i]! > 0.5 && texture[i]! < SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
+    growRegion(region, allowed, width);
+    if (round === 3 || !joinTouching(region, labels, accepted, families, outlines, width, height)) break;
+  }
+  // Sky seen through foliage: textured, cut off from the rest, but its colour leaves no
+  // doubt and it is no lower than the sky in its column (the sea below the horizon is).
+  const lowest = new Int32Array(width).fill(-1);
+  for (let i = 0; i < n; i++) if (region[i]) lowest[i % width] = Math.floor(i / width);
+  for (let i = 0; i < n; i++) if (Math.floor(i / width) <= lowest[i % width]! && posterior[i]! > 0.9 && prior[i]! > 0.6) region[i] = 1;
+  let area = 0;
+  let priorSum = 0;
+  for (let i = 0; i < n; i++) {
+    area += region[i]!;
+    priorSum += region[i]! * prior[i]!;
+  }
+  if (area < MIN_COVERAGE * n) return null;
+  const near = boxMean(Float32Array.from(region), width, height, 3);
+  const sky = new Float32Array(n);
+  for (let i = 0; i < n; i++) sky[i] = region[i] ? 1 : near[i]! > 0 ? posterior[i]! : 0;
+  return { sky, confidence: (priorSum / area) * (blueSky ? 1 : 0.8) };
+}
+
+export async function skyMask(image: Image16): Promise<SkyMaskResult> {
+  assertImage16(image, 'image');
+  const copy = await analysisCopy(image, ANALYSIS_EDGE);
+  const coarse = coarseSkyRegion(copy);
+  if (coarse === null) return { mask: new Float32Array(image.width * image.height), width: image.width, height: image.height, coverage: 0, confidence: 0 };
+    const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));
+  const coefficients = guidedFilterCoefficients(copy.rgb, coarse.sky, copy.width, copy.height, radius, 1e-3);
+  const mask = applyGuidedCoefficients(coefficients, image);
+  let sum = 0;
+  for (let i = 0; i < mask.length; i++) sum += mask[i]!;
+  return { mask, width: image.width, height: image.height, coverage: sum / mask.length, confidence: coarse.confidence };
+}
