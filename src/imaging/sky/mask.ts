@@ -4,7 +4,7 @@ import { applyGuidedCoefficients, guidedFilterCoefficients } from '../local/guid
 import { skyColourPosterior } from './colour-model.js';
 import { boxMean } from '../local/box-filter.js';
 import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
-import { growRegion, labelComponents, onOutline, outlineLengths } from './region.js';
+import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
 
 /** A soft sky mask at the image's size. */
 export interface SkyMaskResult {
@@ -40,12 +40,14 @@ interface Component {
   minY: number;
   lumaSum: number;
   priorSum: number;
+  /** Sum of blue minus red (encoded): grey skies are neutral to cool, lamp-lit ceilings warm. */
+  coolSum: number;
   /** Pixel counts per SkyHue family, indexed by its value. */
   families: [number, number, number, number];
 }
 
-function componentStats(labels: Int32Array, count: number, features: SkyFeatures, width: number): Component[] {
-  const stats: Component[] = Array.from({ length: count }, () => ({ area: 0, topContact: 0, minY: Infinity, lumaSum: 0, priorSum: 0, families: [0, 0, 0, 0] }));
+function componentStats(labels: Int32Array, count: number, features: SkyFeatures, rgb: Float32Array, width: number): Component[] {
+  const stats: Component[] = Array.from({ length: count }, () => ({ area: 0, topContact: 0, minY: Infinity, lumaSum: 0, priorSum: 0, coolSum: 0, families: [0, 0, 0, 0] }));
   for (let i = 0; i < labels.length; i++) {
     const label = labels[i]!;
     if (label < 0) continue;
@@ -56,6 +58,7 @@ function componentStats(labels: Int32Array, count: number, features: SkyFeatures
     if (y < c.minY) c.minY = y;
     c.lumaSum += features.luma[i]!;
     c.priorSum += features.prior[i]!;
+    c.coolSum += rgb[i * 3 + 2]! - rgb[i * 3]!;
     c.families[features.hue[i]!]!++;
   }
   return stats;
@@ -68,13 +71,13 @@ function dominantFamily(c: Component): number {
 }
 
 /**
- * Whether a grey/white component is bright enough to be the sky of an overcast photo:
- * a sky is among the brightest things in frame, an interior ceiling is not (windows
- * and lamps outshine it).
+ * Whether a grey/white component can be the sky of an overcast photo rather than a
+ * ceiling: not warm (lamp light), and among the brightest things in frame (windows and
+ * lamps outshine a ceiling).
  */
-function brightAsSky(label: number, c: Component, labels: Int32Array, luma: Float32Array): boolean {
+function overcastLike(label: number, c: Component, labels: Int32Array, luma: Float32Array): boolean {
   const mean = c.lumaSum / c.area;
-  if (mean < 0.45) return false;
+  if (mean < 0.45 || c.coolSum / c.area < -0.02) return false;
   const histogram = new Float64Array(256);
   for (let i = 0; i < labels.length; i++) if (labels[i] !== label) histogram[Math.min(255, Math.floor(luma[i]! * 256))]!++;
   const rest = labels.length - c.area;
@@ -96,7 +99,7 @@ const ADJACENCY = [Infinity, 0.6, 0.15, 0.5];
  * The components that are sky by themselves. Blue sky needs no more than to touch the
  * top, or to be large, high and coloured like the blue sky that does (sky seen past a
  * tree, not the sea below the horizon). Grey/white sky only counts where no blue sky is
- * seen, touching the top and as bright as a sky.
+ * seen, touching the top and looking like an overcast sky, not a ceiling.
  */
 function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy): Uint8Array {
   const n = labels.length;
@@ -125,7 +128,7 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
   if (blueArea >= MIN_COVERAGE * n) return accepted;
   accepted.fill(0);
   stats.forEach((c, k) => {
-    if (families[k] === SkyHue.neutral && c.topContact >= 2 && c.area >= MIN_COVERAGE * n && brightAsSky(k, c, labels, features.luma)) accepted[k] = 1;
+    if (families[k] === SkyHue.neutral && c.topContact >= 2 && c.area >= MIN_COVERAGE * n && overcastLike(k, c, labels, features.luma)) accepted[k] = 1;
   });
   return accepted;
 }
@@ -172,7 +175,7 @@ export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const candidate = new Uint8Array(n);
   for (let i = 0; i < n; i++) candidate[i] = texture[i]! < SMOOTH_STRICT * unit && prior[i]! > 0.3 ? 1 : 0;
   const { labels, count } = labelComponents(candidate, width);
-  const stats = componentStats(labels, count, features, width);
+  const stats = componentStats(labels, count, features, rgb, width);
   const families = stats.map(dominantFamily);
   const accepted = seedComponents(stats, families, labels, features, copy);
   if (!accepted.includes(1)) return null;
