@@ -1,5 +1,4 @@
 import type { Box, Image16 } from '../types.js';
-import { axisTaps } from './bilinear.js';
 import { boxMean } from './box-filter.js';
 import { applyGuidedCoefficients, guidedFilterCoefficients } from './guided-filter.js';
 import { shoulder } from './highlights.js';
@@ -20,6 +19,9 @@ const ANALYSIS_EDGE = 640;
 /** Encoded levels counted as blown: any channel this close to white, or luma this high. */
 const CLIPPED_CHANNEL = 0.95;
 const CLIPPED_LUMA = 0.9;
+/** A window is the bright region (encoded luma from here up) around blown pixels, which must be at least MIN_BLOWN of it. */
+const BRIGHT_LUMA = 0.75;
+const MIN_BLOWN = 0.2;
 /** A window's share of the frame, its fill of its bounding box (rectangular-ish), and how much darker its surroundings are (encoded luma). */
 const MIN_AREA = 0.001;
 const MAX_AREA = 0.5;
@@ -28,16 +30,18 @@ const MIN_RING_DROP = 0.15;
 
 const luma = (r: number, g: number, b: number) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
 
-/** Blown, bounded, rectangular-ish bright regions of the analysis copy: 1 inside, per pixel, and their boxes there. */
+/** Bounded, rectangular-ish bright regions of the analysis copy with blown cores: 1 inside, per pixel, and their boxes there. */
 function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } {
   const { width, height, rgb } = copy;
   const n = width * height;
   const lumas = new Float32Array(n);
   const bright = new Float32Array(n);
+  const blown = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const r = rgb[i * 3]!, g = rgb[i * 3 + 1]!, b = rgb[i * 3 + 2]!;
     lumas[i] = luma(r, g, b);
-    bright[i] = Math.max(r, g, b) >= CLIPPED_CHANNEL || lumas[i]! >= CLIPPED_LUMA ? 1 : 0;
+    blown[i] = Math.max(r, g, b) >= CLIPPED_CHANNEL || lumas[i]! >= CLIPPED_LUMA ? 1 : 0;
+    bright[i] = lumas[i]! >= BRIGHT_LUMA || blown[i] ? 1 : 0;
   }
   // Closing (dilate, then erode) joins panes across thin glazing bars.
   const dilated = boxMean(bright, width, height, 2);
@@ -47,6 +51,7 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
   for (let i = 0; i < n; i++) closed[i] = eroded[i]! > 0.999 ? 1 : 0;
   const { labels, count } = labelComponents(closed, width);
   const area = new Int32Array(count);
+  const blownArea = new Int32Array(count);
   const sum = new Float64Array(count);
   const minX = new Int32Array(count).fill(width), maxX = new Int32Array(count).fill(-1);
   const minY = new Int32Array(count).fill(height), maxY = new Int32Array(count).fill(-1);
@@ -55,6 +60,7 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
     if (k < 0) continue;
     const x = i % width, y = Math.floor(i / width);
     area[k]!++;
+    blownArea[k]! += blown[i]!;
     sum[k]! += lumas[i]!;
     if (x < minX[k]!) minX[k] = x;
     if (x > maxX[k]!) maxX[k] = x;
@@ -65,7 +71,7 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
   const boxes: Box[] = [];
   for (let k = 0; k < count; k++) {
     const w = maxX[k]! - minX[k]! + 1, h = maxY[k]! - minY[k]! + 1;
-    if (area[k]! < MIN_AREA * n || area[k]! > MAX_AREA * n || area[k]! < MIN_FILL * w * h) continue;
+    if (area[k]! < MIN_AREA * n || area[k]! > MAX_AREA * n || area[k]! < MIN_FILL * w * h || blownArea[k]! < MIN_BLOWN * area[k]!) continue;
     // The ring: what lies around the region within a quarter of its size, inside the frame.
     const margin = Math.max(2, Math.round(0.25 * Math.min(w, h)));
     let ring = 0, ringCount = 0;
@@ -152,8 +158,8 @@ function viewGain(normal: AnalysisCopy, dark: AnalysisCopy, inside: Float32Array
  * blended in by the window mask × strength.
  *
  * Without: highlights inside the windows are compressed locally (base lowered up to
- * 30 %, local contrast raised) to show what detail the near-clipped tones still hold.
- * Pixels clipped to white hold none; they only turn a lighter grey.
+ * 20 %, local contrast raised) to show what detail the near-clipped tones still hold.
+ * Pixels clipped to white hold none; they only turn a very light grey.
  *
  * Outside the window mask pixels are returned unchanged.
  */
@@ -188,7 +194,7 @@ export async function windowPull(image: Image16, strength: number, options: { da
     }
     return { width, height, data };
   }
-  compressWindowHighlights(data, width, height, mask, copy, s);
+  compressWindowHighlights(image, data, mask, copy, s);
   return { width, height, data };
 }
 
@@ -198,33 +204,25 @@ const smoothstep = (edge0: number, edge1: number, x: number) => {
 };
 
 /**
- * Single-frame recovery in place: luminance splits into a local base (analysis-size box
- * mean, bilinear) and detail (the ratio to it); in the windows the base comes down by up
- * to 30 % · s and the detail is raised to the power 1 + s, chroma kept.
+ * Single-frame recovery in place: luminance splits into a base (edge-preserving: a
+ * guided filter of linear luminance, so window bars make no halos) and detail (the ratio
+ * to it); in the windows the base comes down by up to 20 % · s and the detail is raised
+ * to the power 1 + s, chroma kept.
  */
-function compressWindowHighlights(data: Uint16Array, width: number, height: number, mask: Float32Array, copy: AnalysisCopy, s: number): void {
-  const base = boxMean(linearLuma(copy), copy.width, copy.height, 3);
-  const xs = axisTaps(width, copy.width);
-  const ys = axisTaps(height, copy.height);
-  for (let y = 0; y < height; y++) {
-    const r0 = ys.lo[y]! * copy.width, r1 = ys.hi[y]! * copy.width, ty = ys.t[y]!;
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const w = mask[i]!;
-      if (w === 0) continue;
-      const tx = xs.t[x]!;
-      const top = base[r0 + xs.lo[x]!]! + (base[r0 + xs.hi[x]!]! - base[r0 + xs.lo[x]!]!) * tx;
-      const bottom = base[r1 + xs.lo[x]!]! + (base[r1 + xs.hi[x]!]! - base[r1 + xs.lo[x]!]!) * tx;
-      const b = Math.max(1e-4, top + (bottom - top) * ty);
-      const r = srgb16ToLinear[data[i * 3]!]!, g = srgb16ToLinear[data[i * 3 + 1]!]!, bl = srgb16ToLinear[data[i * 3 + 2]!]!;
-      const l = luma(r, g, bl);
-      if (l <= 0) continue;
-      const lowered = b * (1 - 0.3 * s * smoothstep(0.3, 1, b));
-      const ratio = Math.min(1, lowered * Math.pow(l / b, 1 + s)) / l;
-      const k = 1 + w * (ratio - 1);
-      data[i * 3] = linearToSrgb16(r * k);
-      data[i * 3 + 1] = linearToSrgb16(g * k);
-      data[i * 3 + 2] = linearToSrgb16(bl * k);
-    }
+function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, copy: AnalysisCopy, s: number): void {
+  const base = applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image);
+  for (let i = 0; i < mask.length; i++) {
+    const w = mask[i]!;
+    if (w === 0) continue;
+    const b = Math.max(1e-4, base[i]!);
+    const r = srgb16ToLinear[data[i * 3]!]!, g = srgb16ToLinear[data[i * 3 + 1]!]!, bl = srgb16ToLinear[data[i * 3 + 2]!]!;
+    const l = luma(r, g, bl);
+    if (l <= 0) continue;
+    const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));
+    const ratio = Math.min(1, lowered * Math.pow(l / b, 1 + s)) / l;
+    const k = 1 + w * (ratio - 1);
+    data[i * 3] = linearToSrgb16(r * k);
+    data[i * 3 + 1] = linearToSrgb16(g * k);
+    data[i * 3 + 2] = linearToSrgb16(bl * k);
   }
 }

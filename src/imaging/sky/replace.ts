@@ -121,11 +121,14 @@ function readScene(rgb: Float32Array, mask: Float32Array, width: number, height:
   if (neutralCount > 0.01 * n) for (let c = 0; c < 3; c++) cast[c] = neutral[c]! / neutralCount;
   for (let c = 0; c < 3; c++) skyMean[c]! /= Math.max(1e-6, skyWeight);
   const radius = Math.max(4, Math.round(Math.max(width, height) / 40));
-  const weight = boxMean(mask, width, height, radius);
+  // Only clear sky (mask >= 0.75) informs the local sky colour: mixed edge pixels would pull it towards the foreground.
+  const pure = new Float32Array(n);
+  for (let i = 0; i < n; i++) pure[i] = Math.max(0, (mask[i]! - 0.75) / 0.25);
+  const weight = boxMean(pure, width, height, radius);
   const localSky = new Float32Array(n * 3);
   for (let c = 0; c < 3; c++) {
     const plane = new Float32Array(n);
-    for (let i = 0; i < n; i++) plane[i] = linear[i * 3 + c]! * mask[i]!;
+    for (let i = 0; i < n; i++) plane[i] = linear[i * 3 + c]! * pure[i]!;
     const mean = boxMean(plane, width, height, radius);
     for (let i = 0; i < n; i++) localSky[i * 3 + c] = weight[i]! > 0.01 ? mean[i]! / weight[i]! : skyMean[c]!;
   }
