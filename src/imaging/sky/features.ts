@@ -30,7 +30,7 @@ function hueScore(hue: number, y: number): number {
   if (hue > 160 && hue < 185) return 0.3 + (0.7 * (hue - 160)) / 25;
   if (hue > 255 && hue <= 290) return 1 - (0.4 * (hue - 255)) / 35;
   // Warm hues only as bright sunset light: walls and skin share them.
-  const bright = smoothstep(0.35, 0.55, y);
+  const bright = smoothstep(0.25, 0.45, y);
   if (hue > 290 || hue <= 45) return 0.5 * bright;
   if (hue <= 70) return 0.3 * bright * (1 - (hue - 45) / 25);
   return 0;

@@ -35,8 +35,9 @@ export interface CoarseSky {
 /** What segmentation needs to know of one smooth, sky-coloured component. */
 interface Component {
   area: number;
-  /** Pixels on the top row of the frame. */
+  /** Pixels on the top row of the frame, and how many of them are blue. */
   topContact: number;
+  topBlue: number;
   minY: number;
   lumaSum: number;
   priorSum: number;
@@ -47,14 +48,17 @@ interface Component {
 }
 
 function componentStats(labels: Int32Array, count: number, features: SkyFeatures, rgb: Float32Array, width: number): Component[] {
-  const stats: Component[] = Array.from({ length: count }, () => ({ area: 0, topContact: 0, minY: Infinity, lumaSum: 0, priorSum: 0, coolSum: 0, families: [0, 0, 0, 0] }));
+  const stats: Component[] = Array.from({ length: count }, () => ({ area: 0, topContact: 0, topBlue: 0, minY: Infinity, lumaSum: 0, priorSum: 0, coolSum: 0, families: [0, 0, 0, 0] }));
   for (let i = 0; i < labels.length; i++) {
     const label = labels[i]!;
     if (label < 0) continue;
     const c = stats[label]!;
     const y = Math.floor(i / width);
     c.area++;
-    if (y === 0) c.topContact++;
+    if (y === 0) {
+      c.topContact++;
+      if (features.hue[i] === SkyHue.blue) c.topBlue++;
+    }
     if (y < c.minY) c.minY = y;
     c.lumaSum += features.luma[i]!;
     c.priorSum += features.prior[i]!;
@@ -89,11 +93,14 @@ function overcastLike(label: number, c: Component, labels: Int32Array, luma: Flo
 
 /**
  * Fraction of its outline (inside the frame) a component must share with accepted sky to
- * join it. Grey/white clouds and haze touch it a lot, walls little; a blue component must
- * be nearly enclosed (a thin cloud's core), since the sea below the horizon touches the
- * sky along one side.
+ * join it: clouds and haze touch it a lot, walls little. A blue component darker than
+ * the sky beside it must be nearly enclosed by it: water below the horizon, darker than
+ * the sky it reflects, touches it along one side.
  */
-const ADJACENCY = [Infinity, 0.6, 0.15, 0.5];
+const ADJACENCY = [Infinity, 0.15, 0.15, 0.5];
+const ENCLOSED = 0.6;
+/** How near (analysis pixels) a component's outline must come to the sky to count as touching it: across a cloud's soft edge. */
+const TOUCH_RADIUS = 6;
 
 /**
  * The components that are sky by themselves. Blue sky needs no more than to touch the
@@ -101,12 +108,13 @@ const ADJACENCY = [Infinity, 0.6, 0.15, 0.5];
  * tree, not the sea below the horizon). Grey/white sky only counts where no blue sky is
  * seen, touching the top and looking like an overcast sky, not a ceiling.
  */
-function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy): Uint8Array {
+function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy): { accepted: Uint8Array; overcast: boolean } {
   const n = labels.length;
   const accepted = new Uint8Array(stats.length);
   const blue = (k: number) => families[k] === SkyHue.blue;
+  // What touches the top counts by its colour there: a sunset is blue or violet at the zenith, warm below.
   stats.forEach((c, k) => {
-    if (blue(k) && c.topContact >= 2) accepted[k] = 1;
+    if (c.topContact >= 2 && c.topBlue > 0.5 * c.topContact) accepted[k] = 1;
   });
   const high = (c: Component) => c.area >= 0.01 * n && c.minY < 0.4 * copy.height;
   let topArea = 0;
@@ -125,12 +133,12 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
   }
   let blueArea = 0;
   stats.forEach((c, k) => (blueArea += accepted[k]! * c.area));
-  if (blueArea >= MIN_COVERAGE * n) return accepted;
+  if (blueArea >= MIN_COVERAGE * n) return { accepted, overcast: false };
   accepted.fill(0);
   stats.forEach((c, k) => {
     if (families[k] === SkyHue.neutral && c.topContact >= 2 && c.area >= MIN_COVERAGE * n && overcastLike(k, c, labels, features.luma)) accepted[k] = 1;
   });
-  return accepted;
+  return { accepted, overcast: true };
 }
 
 function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
@@ -139,19 +147,31 @@ function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
   return region;
 }
 
-/** Accepts the components that share enough of their outline with the region (within 4 px); adds their pixels to it. Returns whether any joined. */
-function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Array, families: number[], outlines: Int32Array, width: number, height: number): boolean {
+/**
+ * Accepts the components that share enough of their outline with the region (within
+ * TOUCH_RADIUS); adds their pixels to it. Returns whether any joined.
+ */
+function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Array, families: number[], outlines: Int32Array, stats: Component[], luma: Float32Array, width: number, height: number): boolean {
   const n = labels.length;
-  const near = boxMean(Float32Array.from(region), width, height, 4);
+  const inside = Float32Array.from(region);
+  const near = boxMean(inside, width, height, TOUCH_RADIUS);
+  for (let i = 0; i < n; i++) inside[i]! *= luma[i]!;
+  const nearLuma = boxMean(inside, width, height, TOUCH_RADIUS);
   const touching = new Int32Array(accepted.length);
+  // Luma of the sky next to each component, summed over its touching outline.
+  const besideLuma = new Float64Array(accepted.length);
   for (let p = 0; p < n; p++) {
     const label = labels[p]!;
-    if (label < 0 || accepted[label] || near[p] === 0) continue;
-    if (onOutline(labels, p, width)) touching[label]!++;
+    if (label < 0 || accepted[label] || near[p] === 0 || !onOutline(labels, p, width)) continue;
+    touching[label]!++;
+    besideLuma[label]! += nearLuma[p]! / near[p]!;
   }
   let joined = false;
   for (let k = 0; k < accepted.length; k++) {
-    if (!accepted[k] && touching[k]! > ADJACENCY[families[k]!]! * outlines[k]!) {
+    if (accepted[k] || touching[k] === 0) continue;
+    const c = stats[k]!;
+    const darkBlue = families[k] === SkyHue.blue && c.lumaSum / c.area < (0.95 * besideLuma[k]!) / touching[k]!;
+    if (touching[k]! > (darkBlue ? ENCLOSED : ADJACENCY[families[k]!]!) * outlines[k]!) {
       accepted[k] = 1;
       joined = true;
     }
@@ -177,19 +197,20 @@ export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const { labels, count } = labelComponents(candidate, width);
   const stats = componentStats(labels, count, features, rgb, width);
   const families = stats.map(dominantFamily);
-  const accepted = seedComponents(stats, families, labels, features, copy);
+  const { accepted, overcast } = seedComponents(stats, families, labels, features, copy);
   if (!accepted.includes(1)) return null;
-  const blueSky = stats.some((_, k) => accepted[k] && families[k] === SkyHue.blue);
   const outlines = outlineLengths(labels, count, width);
   const region = pixelsOf(labels, accepted);
   const allowed = new Uint8Array(n);
   let posterior: Float32Array;
   // Growing by colour brings the region up to cloud edges; clouds beyond them then join by touch.
+  // Cloud edges are thin lines of texture; roofs and foliage are textured all over.
+  const wideTexture = boxMean(texture, width, height, 4);
   for (let round = 0; ; round++) {
     posterior = skyColourPosterior(rgb, region, prior);
-    for (let i = 0; i < n; i++) allowed[i] = posterior[i]! > 0.5 && texture[i]! < SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
+    for (let i = 0; i < n; i++) allowed[i] = posterior[i]! > 0.5 && texture[i]! < SMOOTH_LOOSE * unit && wideTexture[i]! < 0.5 * SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
     growRegion(region, allowed, width);
-    if (round === 3 || !joinTouching(region, labels, accepted, families, outlines, width, height)) break;
+    if (round === 3 || !joinTouching(region, labels, accepted, families, outlines, stats, features.luma, width, height)) break;
   }
   // Sky seen through foliage: textured, cut off from the rest, but its colour leaves no
   // doubt and it is no lower than the sky in its column (the sea below the horizon is).
@@ -206,7 +227,8 @@ export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const near = boxMean(Float32Array.from(region), width, height, 3);
   const sky = new Float32Array(n);
   for (let i = 0; i < n; i++) sky[i] = region[i] ? 1 : near[i]! > 0 ? posterior[i]! : 0;
-  return { sky, confidence: (priorSum / area) * (blueSky ? 1 : 0.8) };
+  // Grey skies are told from ceilings and walls by brightness and tint alone: less sure.
+  return { sky, confidence: (priorSum / area) * (overcast ? 0.8 : 1) };
 }
 
 export async function skyMask(image: Image16): Promise<SkyMaskResult> {
