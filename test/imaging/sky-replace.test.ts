@@ -96,6 +96,23 @@ describe('replaceSky', () => {
     }
   });
 
+  it('relights the ground only slightly, towards the new sky, when asked', async () => {
+    const out = await replaceSky(image, { template: 4, strength: 1, mask: known, relight: 1 });
+    let warmer = 0;
+    let ground = 0;
+    for (let i = 0; i < truth.length; i++) {
+      if (truth[i]) continue;
+      ground++;
+      for (let c = 0; c < 3; c++) {
+        const before = srgb16ToLinear[image.data[i * 3 + c]!]!;
+        const after = srgb16ToLinear[out.data[i * 3 + c]!]!;
+        assert.ok(Math.abs(after - before) <= 0.051 * before + 2e-4, `pixel ${i} channel ${c}: ${before} -> ${after}`);
+      }
+      if (out.data[i * 3]! - out.data[i * 3 + 2]! > image.data[i * 3]! - image.data[i * 3 + 2]!) warmer++;
+    }
+    assert.ok(warmer > 0.9 * ground, `a sunset warms the ground: ${warmer} of ${ground}`);
+  });
+
   it('returns the image unchanged when there is no sky', async () => {
     const out = await replaceSky(image, { template: 2, strength: 1, mask: maskOf(new Float32Array(320 * 240), 320, 240) });
     assert.deepEqual(out.data, image.data);

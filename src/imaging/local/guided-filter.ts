@@ -90,26 +90,20 @@ export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image:
   const xs = axisTaps(width, cw);
   const ys = axisTaps(height, coefficients.height);
   const out = new Float32Array(width * height);
+  // One row of (a_r, a_g, a_b, b) interpolated vertically, then two taps per pixel along it.
+  const row = new Float32Array(cw * 4);
   const scale = 1 / 65535;
   for (let y = 0; y < height; y++) {
-    const row0 = ys.lo[y]! * cw;
-    const row1 = ys.hi[y]! * cw;
-    const ty = ys.t[y]!;
+    const r0 = ys.lo[y]! * cw, r1 = ys.hi[y]! * cw, ty = ys.t[y]!;
+    for (let x = 0; x < cw; x++) {
+      for (let c = 0; c < 3; c++) row[x * 4 + c] = a[(r0 + x) * 3 + c]! + (a[(r1 + x) * 3 + c]! - a[(r0 + x) * 3 + c]!) * ty;
+      row[x * 4 + 3] = b[r0 + x]! + (b[r1 + x]! - b[r0 + x]!) * ty;
+    }
     for (let x = 0; x < width; x++) {
-      const tx = xs.t[x]!;
-      const i00 = row0 + xs.lo[x]!;
-      const i01 = row0 + xs.hi[x]!;
-      const i10 = row1 + xs.lo[x]!;
-      const i11 = row1 + xs.hi[x]!;
-      const w00 = (1 - tx) * (1 - ty);
-      const w01 = tx * (1 - ty);
-      const w10 = (1 - tx) * ty;
-      const w11 = tx * ty;
+      const lo = xs.lo[x]! * 4, hi = xs.hi[x]! * 4, tx = xs.t[x]!;
       const p = (y * width + x) * 3;
-      let q = w00 * b[i00]! + w01 * b[i01]! + w10 * b[i10]! + w11 * b[i11]!;
-      for (let c = 0; c < 3; c++) {
-        q += (w00 * a[i00 * 3 + c]! + w01 * a[i01 * 3 + c]! + w10 * a[i10 * 3 + c]! + w11 * a[i11 * 3 + c]!) * data[p + c]! * scale;
-      }
+      let q = row[lo + 3]! + (row[hi + 3]! - row[lo + 3]!) * tx;
+      for (let c = 0; c < 3; c++) q += (row[lo + c]! + (row[hi + c]! - row[lo + c]!) * tx) * data[p + c]! * scale;
       out[y * width + x] = q < 0 ? 0 : q > 1 ? 1 : q;
     }
   }

@@ -43,6 +43,9 @@ export async function image16FromSharp(pipeline: Sharp): Promise<Image16> {
   return { width: info.width, height: info.height, data: pixels };
 }
 
+/** Long edge of the analysis copies segmentation and statistics work on: detail enough, a fraction of the cost. */
+export const ANALYSIS_EDGE = 640;
+
 /** A downscaled float copy for analysis: interleaved RGB, sRGB-encoded, 0..1. */
 export interface AnalysisCopy {
   width: number;

@@ -10,6 +10,11 @@ export const srgb16ToLinear: Float32Array = (() => {
   return table;
 })();
 
+/** An sRGB-encoded value 0..1 (as in analysis copies) -> linear light, to 16-bit precision. */
+export function encodedToLinear(value: number): number {
+  return srgb16ToLinear[Math.round(Math.min(1, Math.max(0, value)) * 65535)]!;
+}
+
 const ENCODE_STEPS = 4096;
 /** Indexed by sqrt(linear) so the steep toe near black gets as many entries as the highlights. */
 const encodeTable: Float32Array = (() => {

@@ -2,9 +2,10 @@ import type { Box, Image16 } from '../types.js';
 import { boxMean } from './box-filter.js';
 import { applyGuidedCoefficients, guidedFilterCoefficients } from './guided-filter.js';
 import { shoulder } from './highlights.js';
-import { analysisCopy, assertImage16, assertNumberInRange, invalidParameter, type AnalysisCopy } from './image16.js';
+import { ANALYSIS_EDGE, analysisCopy, assertImage16, assertNumberInRange, invalidParameter, type AnalysisCopy } from './image16.js';
+import { luma709 as luma, smoothstep } from './math.js';
 import { labelComponents } from './regions.js';
-import { srgb16ToLinear, linearToSrgb16 } from './srgb.js';
+import { encodedToLinear, linearToSrgb16, srgb16ToLinear } from './srgb.js';
 
 /** Where the blown-out windows are: a soft mask at the image's size and a box per window. */
 export interface WindowMaskResult {
@@ -15,7 +16,6 @@ export interface WindowMaskResult {
   windows: Box[];
 }
 
-const ANALYSIS_EDGE = 640;
 /** Encoded levels counted as blown: any channel this close to white, or luma this high. */
 const CLIPPED_CHANNEL = 0.95;
 const CLIPPED_LUMA = 0.9;
@@ -27,8 +27,6 @@ const MIN_AREA = 0.001;
 const MAX_AREA = 0.5;
 const MIN_FILL = 0.5;
 const MIN_RING_DROP = 0.15;
-
-const luma = (r: number, g: number, b: number) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
 
 /** Bounded, rectangular-ish bright regions of the analysis copy with blown cores: 1 inside, per pixel, and their boxes there. */
 function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } {
@@ -119,8 +117,7 @@ export async function windowMask(image: Image16): Promise<WindowMaskResult> {
 function linearLuma(copy: AnalysisCopy): Float32Array {
   const n = copy.width * copy.height;
   const out = new Float32Array(n);
-  const lin = (v: number) => srgb16ToLinear[Math.round(v * 65535)]!;
-  for (let i = 0; i < n; i++) out[i] = luma(lin(copy.rgb[i * 3]!), lin(copy.rgb[i * 3 + 1]!), lin(copy.rgb[i * 3 + 2]!));
+  for (let i = 0; i < n; i++) out[i] = luma(encodedToLinear(copy.rgb[i * 3]!), encodedToLinear(copy.rgb[i * 3 + 1]!), encodedToLinear(copy.rgb[i * 3 + 2]!));
   return out;
 }
 
@@ -197,11 +194,6 @@ export async function windowPull(image: Image16, strength: number, options: { da
   compressWindowHighlights(image, data, mask, copy, s);
   return { width, height, data };
 }
-
-const smoothstep = (edge0: number, edge1: number, x: number) => {
-  const t = Math.min(1, Math.max(0, (x - edge0) / (edge1 - edge0)));
-  return t * t * (3 - 2 * t);
-};
 
 /**
  * Single-frame recovery in place: luminance splits into a base (edge-preserving: a

@@ -1,5 +1,6 @@
 import type { AnalysisCopy } from '../local/image16.js';
 import { boxMean } from '../local/box-filter.js';
+import { luma709, smoothstep } from '../local/math.js';
 
 /** Families of sky colour: what a region is mostly made of decides how much support it needs. */
 export const SkyHue = { none: 0, blue: 1, neutral: 2, warm: 3 } as const;
@@ -15,11 +16,6 @@ export interface SkyFeatures {
   /** Local gradient energy: colour change per pixel, averaged over 3×3, on a lightly smoothed copy. */
   texture: Float32Array;
 }
-
-const smoothstep = (edge0: number, edge1: number, x: number) => {
-  const t = Math.min(1, Math.max(0, (x - edge0) / (edge1 - edge0)));
-  return t * t * (3 - 2 * t);
-};
 
 /** Saturation below which hue is unreliable and a pixel counts as grey/white. */
 const NEUTRAL_SATURATION = 0.12;
@@ -78,7 +74,7 @@ export function skyFeatures(copy: AnalysisCopy): SkyFeatures {
     const r = rgb[i * 3]!, g = rgb[i * 3 + 1]!, b = rgb[i * 3 + 2]!;
     const max = Math.max(r, g, b);
     const chroma = max - Math.min(r, g, b);
-    const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    const y = luma709(r, g, b);
     const sat = max > 0 ? chroma / max : 0;
     const h = chroma > 1e-4 ? hueOf(r, g, b, max, chroma) : 0;
     luma[i] = y;

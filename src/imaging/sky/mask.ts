@@ -1,10 +1,10 @@
 import type { Image16 } from '../types.js';
-import { analysisCopy, assertImage16, type AnalysisCopy } from '../local/image16.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from '../local/guided-filter.js';
-import { skyColourPosterior } from './colour-model.js';
 import { boxMean } from '../local/box-filter.js';
-import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
+import { applyGuidedCoefficients, guidedFilterCoefficients } from '../local/guided-filter.js';
+import { ANALYSIS_EDGE, analysisCopy, assertImage16, type AnalysisCopy } from '../local/image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
+import { skyColourPosterior } from './colour-model.js';
+import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
 
 /** A soft sky mask at the image's size. */
 export interface SkyMaskResult {
@@ -18,16 +18,15 @@ export interface SkyMaskResult {
   confidence: number;
 }
 
-/** Long edge of the analysis copy; thresholds below are per pixel at this size. */
-const ANALYSIS_EDGE = 640;
-/** Colour change per pixel that still counts as smooth sky while seeding (gradients, haze). */
+/** Colour change per pixel (at ANALYSIS_EDGE) that still counts as smooth sky while seeding (gradients, haze). */
 const SMOOTH_STRICT = 0.01;
 /** ... and while extending through cloud edges to colours the seeded sky has shown to be sky. */
 const SMOOTH_LOOSE = 0.05;
-/** Below this fraction of the frame a region is noise, not sky. */
-const MIN_COVERAGE = 0.002;
+/** Below this fraction of the frame a region is noise, not sky (and not worth replacing). */
+export const MIN_SKY_COVERAGE = 0.002;
 
-export interface CoarseSky {
+/** The sky at analysis size, soft at its edge, and how sure the segmentation is of it. */
+interface CoarseSky {
   sky: Float32Array;
   confidence: number;
 }
@@ -104,9 +103,10 @@ const TOUCH_RADIUS = 6;
 
 /**
  * The components that are sky by themselves. Blue sky needs no more than to touch the
- * top, or to be large, high and coloured like the blue sky that does (sky seen past a
- * tree, not the sea below the horizon). Grey/white sky only counts where no blue sky is
- * seen, touching the top and looking like an overcast sky, not a ceiling.
+ * top (blue where it touches), or to be large, high and coloured like the blue sky that
+ * does, or larger than it (sky seen past a tree, not the sea below the horizon).
+ * Grey/white sky only counts where no blue sky is seen, touching the top and looking
+ * like an overcast sky, not a ceiling.
  */
 function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy): { accepted: Uint8Array; overcast: boolean } {
   const n = labels.length;
@@ -133,10 +133,10 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
   }
   let blueArea = 0;
   stats.forEach((c, k) => (blueArea += accepted[k]! * c.area));
-  if (blueArea >= MIN_COVERAGE * n) return { accepted, overcast: false };
+  if (blueArea >= MIN_SKY_COVERAGE * n) return { accepted, overcast: false };
   accepted.fill(0);
   stats.forEach((c, k) => {
-    if (families[k] === SkyHue.neutral && c.topContact >= 2 && c.area >= MIN_COVERAGE * n && overcastLike(k, c, labels, features.luma)) accepted[k] = 1;
+    if (families[k] === SkyHue.neutral && c.topContact >= 2 && c.area >= MIN_SKY_COVERAGE * n && overcastLike(k, c, labels, features.luma)) accepted[k] = 1;
   });
   return { accepted, overcast: true };
 }
@@ -185,7 +185,7 @@ function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Arr
  * a thin band around it (so edge refinement starts from the colour evidence, not a hard
  * step), 0 elsewhere.
  */
-export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
+function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const { width, height, rgb } = copy;
   const n = width * height;
   const features = skyFeatures(copy);
@@ -203,8 +203,8 @@ export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const region = pixelsOf(labels, accepted);
   const allowed = new Uint8Array(n);
   let posterior: Float32Array;
-  // Growing by colour brings the region up to cloud edges; clouds beyond them then join by touch.
-  // Cloud edges are thin lines of texture; roofs and foliage are textured all over.
+  // Growing by colour brings the region up to cloud edges (thin lines of texture, where
+  // roofs and foliage are textured all over); clouds beyond them then join by touch.
   const wideTexture = boxMean(texture, width, height, 4);
   for (let round = 0; ; round++) {
     posterior = skyColourPosterior(rgb, region, prior);
@@ -223,7 +223,7 @@ export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
     area += region[i]!;
     priorSum += region[i]! * prior[i]!;
   }
-  if (area < MIN_COVERAGE * n) return null;
+  if (area < MIN_SKY_COVERAGE * n) return null;
   const near = boxMean(Float32Array.from(region), width, height, 3);
   const sky = new Float32Array(n);
   for (let i = 0; i < n; i++) sky[i] = region[i] ? 1 : near[i]! > 0 ? posterior[i]! : 0;
@@ -231,12 +231,21 @@ export function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   return { sky, confidence: (priorSum / area) * (overcast ? 0.8 : 1) };
 }
 
+/**
+ * Segments the sky. On an analysis copy (640 px long edge): smooth, sky-coloured
+ * components (blue, grey/white, sunset hues; low gradient energy) are labelled; those
+ * touching the top edge (or large, high and sky-coloured) seed the sky; it grows by a
+ * colour model learnt from them across soft cloud edges, takes in clouds and haze that
+ * touch it, and sky seen through foliage. Bright regions not connected so (white walls,
+ * windows, ceilings) stay out. A colour guided filter then refines the edge at full
+ * resolution, so branches and rooflines blend. No sky: coverage 0, confidence 0.
+ */
 export async function skyMask(image: Image16): Promise<SkyMaskResult> {
   assertImage16(image, 'image');
   const copy = await analysisCopy(image, ANALYSIS_EDGE);
   const coarse = coarseSkyRegion(copy);
   if (coarse === null) return { mask: new Float32Array(image.width * image.height), width: image.width, height: image.height, coverage: 0, confidence: 0 };
-    const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));
+  const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));
   const coefficients = guidedFilterCoefficients(copy.rgb, coarse.sky, copy.width, copy.height, radius, 1e-3);
   const mask = applyGuidedCoefficients(coefficients, image);
   let sum = 0;

@@ -2,9 +2,10 @@ import type { Image16 } from '../types.js';
 import { axisTaps } from '../local/bilinear.js';
 import { boxMean } from '../local/box-filter.js';
 import { shoulder } from '../local/highlights.js';
-import { analysisCopy, assertImage16, assertNumberInRange, invalidParameter } from '../local/image16.js';
-import { linearToSrgb16, srgb16ToLinear } from '../local/srgb.js';
-import { skyMask, type SkyMaskResult } from './mask.js';
+import { ANALYSIS_EDGE, analysisCopy, assertImage16, assertNumberInRange, invalidParameter } from '../local/image16.js';
+import { luma709 } from '../local/math.js';
+import { encodedToLinear, linearToSrgb16, srgb16ToLinear } from '../local/srgb.js';
+import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
 
 export interface ReplaceSkyOptions {
@@ -18,11 +19,8 @@ export interface ReplaceSkyOptions {
   relight?: number;
 }
 
-/** Below this coverage there is no sky worth replacing. */
-const MIN_COVERAGE = 0.002;
 /** Templates are drawn at most this large over the sky's bounds and sampled bilinearly: skies are smooth. */
 const TEMPLATE_EDGE = 2048;
-const ANALYSIS_EDGE = 640;
 /** Share of the original kept right at the horizon, fading out over HORIZON_BAND of the sky's height: haze. */
 const HORIZON_KEEP = 0.35;
 const HORIZON_BAND = 0.06;
@@ -57,9 +55,6 @@ function skyBounds(mask: Float32Array, width: number, height: number): SkyBounds
   return { left, right, top, bottom };
 }
 
-const luminance = (r: number, g: number, b: number) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
-const toLinear = (encoded: number) => srgb16ToLinear[Math.round(encoded * 65535)]!;
-
 /** Box-averages the full-size mask onto a smaller grid. */
 function shrinkMask(mask: Float32Array, width: number, height: number, toWidth: number, toHeight: number): Float32Array {
   const sums = new Float32Array(toWidth * toHeight);
@@ -92,14 +87,14 @@ interface Scene {
 function readScene(rgb: Float32Array, mask: Float32Array, width: number, height: number): Scene {
   const n = width * height;
   const linear = new Float32Array(n * 3);
-  for (let i = 0; i < n * 3; i++) linear[i] = toLinear(rgb[i]!);
+  for (let i = 0; i < n * 3; i++) linear[i] = encodedToLinear(rgb[i]!);
   let skySum = 0, skyWeight = 0, groundSum = 0, groundWeight = 0;
   const neutral = [0, 0, 0];
   let neutralCount = 0;
   const skyMean = [0, 0, 0];
   for (let i = 0; i < n; i++) {
     const r = linear[i * 3]!, g = linear[i * 3 + 1]!, b = linear[i * 3 + 2]!;
-    const y = luminance(r, g, b);
+    const y = luma709(r, g, b);
     const m = mask[i]!;
     skySum += m * y;
     skyWeight += m;
@@ -154,7 +149,7 @@ function matchTemplate(template: Image16, scene: Scene): Float32Array {
   let sum = 0;
   for (let i = 0; i < n; i++) {
     for (let c = 0; c < 3; c++) out[i * 3 + c] = srgb16ToLinear[template.data[i * 3 + c]!]!;
-    sum += luminance(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
+    sum += luma709(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
   }
   const own = Math.max(1e-4, sum / n);
   const target = Math.sqrt(Math.min(1, scene.skyLuminance) * Math.min(1, Math.max(0.05, 4 * scene.groundLuminance)));
@@ -185,7 +180,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   }
   const data = image.data.slice();
   const bounds = skyBounds(sky.mask, width, height);
-  if (options.strength === 0 || sky.coverage < MIN_COVERAGE || bounds === null) return { width, height, data };
+  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data };
 
   const copy = await analysisCopy(image, ANALYSIS_EDGE);
   const scene = readScene(copy.rgb, shrinkMask(sky.mask, width, height, copy.width, copy.height), copy.width, copy.height);
@@ -200,34 +195,29 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const ty = axisTaps(height, drawn.height, (-bounds.top * drawn.height) / boundsHeight, (height * drawn.height) / boundsHeight);
   const sx = axisTaps(width, scene.width);
   const sy = axisTaps(height, scene.height);
+  // Per output row, the template and the old sky interpolated vertically; pixels then take two taps along them.
+  const freshRow = new Float32Array(drawn.width * 3);
+  const oldRow = new Float32Array(scene.width * 3);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
   const s = options.strength;
-  const old = [0, 0, 0];
-  const fresh = [0, 0, 0];
   for (let y = 0; y < height; y++) {
     const keep = HORIZON_KEEP * Math.exp(-Math.max(0, bounds.bottom - y) / band);
-    const t0 = ty.lo[y]! * drawn.width, t1 = ty.hi[y]! * drawn.width, tt = ty.t[y]!;
-    const s0 = sy.lo[y]! * scene.width, s1 = sy.hi[y]! * scene.width, st = sy.t[y]!;
+    lerpRows(newSky, ty.lo[y]! * drawn.width * 3, ty.hi[y]! * drawn.width * 3, ty.t[y]!, freshRow);
+    lerpRows(scene.localSky, sy.lo[y]! * scene.width * 3, sy.hi[y]! * scene.width * 3, sy.t[y]!, oldRow);
     for (let x = 0; x < width; x++) {
       const m = sky.mask[y * width + x]!;
       if (m === 0) continue;
       const alpha = m * (1 - keep);
-      const a00 = t0 + tx.lo[x]!, a01 = t0 + tx.hi[x]!, a10 = t1 + tx.lo[x]!, a11 = t1 + tx.hi[x]!, at = tx.t[x]!;
-      const b00 = s0 + sx.lo[x]!, b01 = s0 + sx.hi[x]!, b10 = s1 + sx.lo[x]!, b11 = s1 + sx.hi[x]!, bt = sx.t[x]!;
-      for (let c = 0; c < 3; c++) {
-        const top = newSky[a00 * 3 + c]! + (newSky[a01 * 3 + c]! - newSky[a00 * 3 + c]!) * at;
-        const bottom = newSky[a10 * 3 + c]! + (newSky[a11 * 3 + c]! - newSky[a10 * 3 + c]!) * at;
-        fresh[c] = top + (bottom - top) * tt;
-        const upper = scene.localSky[b00 * 3 + c]! + (scene.localSky[b01 * 3 + c]! - scene.localSky[b00 * 3 + c]!) * bt;
-        const lower = scene.localSky[b10 * 3 + c]! + (scene.localSky[b11 * 3 + c]! - scene.localSky[b10 * 3 + c]!) * bt;
-        old[c] = upper + (lower - upper) * st;
-      }
+      const a0 = tx.lo[x]! * 3, a1 = tx.hi[x]! * 3, at = tx.t[x]!;
+      const b0 = sx.lo[x]! * 3, b1 = sx.hi[x]! * 3, bt = sx.t[x]!;
       const p = (y * width + x) * 3;
       for (let c = 0; c < 3; c++) {
+        const fresh = freshRow[a0 + c]! + (freshRow[a1 + c]! - freshRow[a0 + c]!) * at;
+        const old = oldRow[b0 + c]! + (oldRow[b1 + c]! - oldRow[b0 + c]!) * bt;
         const original = srgb16ToLinear[data[p + c]!]!;
         // original = alpha·old sky + (1 - alpha)·foreground: keep the foreground share, swap the sky.
-        const foreground = Math.min(1 - alpha, Math.max(0, original - alpha * old[c]!));
-        const replaced = alpha * fresh[c]! + foreground;
+        const foreground = Math.min(1 - alpha, Math.max(0, original - alpha * old));
+        const replaced = alpha * fresh + foreground;
         data[p + c] = linearToSrgb16(original + s * (replaced - original));
       }
     }
@@ -236,19 +226,24 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   return { width, height, data };
 }
 
-/** Tints non-sky pixels (by 1 - mask) up to 5 % per channel towards the colour of the new sky relative to the old, luminance kept. */
+/** out = row at `from` + (row at `to` - row at `from`) · t, over out's length. */
+function lerpRows(source: Float32Array, from: number, to: number, t: number, out: Float32Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = source[from + i]! + (source[to + i]! - source[from + i]!) * t;
+}
+
+/** Tints non-sky pixels (by 1 - mask) up to 5 % per channel towards the colour of the new sky relative to the old, luminance about kept. */
 function relightGround(data: Uint16Array, mask: Float32Array, newSky: Float32Array, scene: Scene, amount: number): void {
   const mean = (pixels: Float32Array) => {
     const sum = [0, 0, 0];
     for (let i = 0; i < pixels.length; i += 3) for (let c = 0; c < 3; c++) sum[c]! += pixels[i + c]!;
-    const y = Math.max(1e-6, luminance(sum[0]!, sum[1]!, sum[2]!));
+    const y = Math.max(1e-6, luma709(sum[0]!, sum[1]!, sum[2]!));
     return sum.map((v) => v / y);
   };
   const to = mean(newSky);
   const from = mean(scene.localSky);
-  const gains = to.map((v, c) => Math.min(1.05, Math.max(0.95, 1 + amount * 0.5 * (v / Math.max(1e-6, from[c]!) - 1))));
-  const norm = luminance(gains[0]!, gains[1]!, gains[2]!);
-  for (let c = 0; c < 3; c++) gains[c]! /= norm;
+  const raw = to.map((v, c) => 1 + amount * 0.5 * (v / Math.max(1e-6, from[c]!) - 1));
+  const norm = luma709(raw[0]!, raw[1]!, raw[2]!);
+  const gains = raw.map((g) => Math.min(1.05, Math.max(0.95, g / norm)));
   for (let i = 0; i < mask.length; i++) {
     const w = 1 - mask[i]!;
     if (w === 0) continue;

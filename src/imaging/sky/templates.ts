@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import type { Image16 } from '../types.js';
 import { assertImage16, image16FromSharp, invalidParameter, sharpFromImage16 } from '../local/image16.js';
+import { smoothstep } from '../local/math.js';
 import { linearToSrgb16, srgb16ToLinear } from '../local/srgb.js';
 import { GradientNoise } from './noise.js';
 
@@ -134,10 +135,6 @@ export function resolveSkyTemplate(template: number | SkyTemplate): SkyTemplate 
 const DRAW_EDGE = 1024;
 
 const linear = (c: Rgb): [number, number, number] => [srgb16ToLinear[c[0] * 257]!, srgb16ToLinear[c[1] * 257]!, srgb16ToLinear[c[2] * 257]!];
-const smoothstep = (edge0: number, edge1: number, x: number) => {
-  const t = Math.min(1, Math.max(0, (x - edge0) / (edge1 - edge0)));
-  return t * t * (3 - 2 * t);
-};
 
 /** Draws a recipe at exactly width × height, in linear light, and encodes it. */
 function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
@@ -150,7 +147,8 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
   // The cover maps linearly to a threshold on the fractal noise (median 0.5, quartiles 0.44 and 0.56).
   const threshold = clouds ? 0.5 + 0.26 * (0.5 - clouds.cover) : 0;
   const data = new Uint16Array(width * height * 3);
-  const base = [0, 0, 0];
+  const base = new Float64Array(3);
+  const colour = new Float64Array(3);
   for (let y = 0; y < height; y++) {
     const elevation = 1 - (y + 0.5) / height;
     const t = Math.pow(elevation, recipe.falloff);
@@ -161,14 +159,12 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
     const fadeIn = smoothstep(0, 0.06, elevation);
     for (let x = 0; x < width; x++) {
       const u = (x + 0.5) / width;
-      let r = base[0]!, g = base[1]!, b = base[2]!;
+      colour.set(base);
       if (glow) {
         const dx = (u - glow.x) / glow.width;
         const dy = elevation / glow.height;
         const w = glow.strength * Math.exp(-dx * dx - dy * dy);
-        r += (glow.rgb[0] - r) * w;
-        g += (glow.rgb[1] - g) * w;
-        b += (glow.rgb[2] - b) * w;
+        for (let c = 0; c < 3; c++) colour[c]! += (glow.rgb[c]! - colour[c]!) * w;
       }
       if (clouds) {
         const px = ((u - 0.5) * aspect * depth * clouds.scale) / clouds.stretch;
@@ -184,16 +180,12 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
           const ambient = 1 - 0.7 * haze;
           for (let c = 0; c < 3; c++) {
             const cloud = (clouds.shadeRgb[c]! + (clouds.litRgb[c]! - clouds.shadeRgb[c]!) * light) * body * ambient + base[c]! * 0.7 * haze;
-            if (c === 0) r += (cloud - r) * density;
-            else if (c === 1) g += (cloud - g) * density;
-            else b += (cloud - b) * density;
+            colour[c]! += (cloud - colour[c]!) * density;
           }
         }
       }
       const o = (y * width + x) * 3;
-      data[o] = linearToSrgb16(r);
-      data[o + 1] = linearToSrgb16(g);
-      data[o + 2] = linearToSrgb16(b);
+      for (let c = 0; c < 3; c++) data[o + c] = linearToSrgb16(colour[c]!);
     }
   }
   return { width, height, data };
