@@ -3,19 +3,12 @@ import { describe, it } from 'node:test';
 import type { Box, Image16 } from '../../src/imaging/types.js';
 import { windowMask, windowPull } from '../../src/imaging/local/window-pull.js';
 import { linearToSrgb16, srgb16ToLinear } from '../../src/imaging/local/srgb.js';
+import { random } from './sky-scenes.js';
 
 const WIDTH = 320;
 const HEIGHT = 240;
 /** The window opening, split into four panes by 3 px glazing bars. */
 const WINDOW: Box = { x: 180, y: 50, width: 100, height: 100 };
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
 
 function inPane(x: number, y: number): boolean {
   const u = x - WINDOW.x, v = y - WINDOW.y;

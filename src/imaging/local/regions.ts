@@ -6,16 +6,12 @@ function neighbour(p: number, k: number, width: number, size: number): number {
   return p + width < size ? p + width : -1;
 }
 
-/**
- * Grows region (1 = in) into the allowed pixels 4-connected to it, in place, and returns
- * how many pixels it holds afterwards.
- */
-export function growRegion(region: Uint8Array, allowed: Uint8Array, width: number): number {
+/** Grows region (1 = in) into the allowed pixels 4-connected to it, in place. */
+export function growRegion(region: Uint8Array, allowed: Uint8Array, width: number): void {
   const size = region.length;
   const stack = new Int32Array(size);
   let top = 0;
   for (let i = 0; i < size; i++) if (region[i]) stack[top++] = i;
-  let count = top;
   while (top > 0) {
     const p = stack[--top]!;
     for (let k = 0; k < 4; k++) {
@@ -23,11 +19,9 @@ export function growRegion(region: Uint8Array, allowed: Uint8Array, width: numbe
       if (q >= 0 && !region[q] && allowed[q]) {
         region[q] = 1;
         stack[top++] = q;
-        count++;
       }
     }
   }
-  return count;
 }
 
 /** 4-connected components of the allowed pixels: a label per pixel (-1 outside) and how many there are. */
