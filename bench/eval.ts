@@ -1,9 +1,11 @@
 import { evalPerspective } from './eval-perspective.js';
+import { evalSky } from './eval-sky.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
 const sections: [string, SectionRunner][] = [
   ['perspective', evalPerspective],
+  ['sky', evalSky],
 ];
 
 await runSections(sections, process.argv.slice(2));

@@ -1,0 +1,111 @@
+import type { Image16 } from '../types.js';
+import { axisTaps } from './bilinear.js';
+import { boxMean } from './box-filter.js';
+
+/**
+ * The local linear model of a colour-guided filter (He, Sun & Tang, "Guided Image
+ * Filtering", 2013): within each window the output is a·I + b of the guide colour I.
+ * Computed on a downscaled guide and applied to the full-size one (He & Sun, "Fast
+ * Guided Filter", 2015): edges follow the full-resolution guide at the cost of an
+ * analysis-sized solve.
+ */
+export interface GuidedCoefficients {
+  width: number;
+  height: number;
+  /** Window-averaged a, three per pixel (r, g, b). */
+  a: Float32Array;
+  /** Window-averaged b. */
+  b: Float32Array;
+}
+
+/**
+ * Solves the colour guided filter of p (one channel) under guide (interleaved RGB, 0..1)
+ * with a (2·radius+1)² window; eps regularises flat windows (larger: smoother output).
+ */
+export function guidedFilterCoefficients(guide: Float32Array, p: Float32Array, width: number, height: number, radius: number, eps: number): GuidedCoefficients {
+  const n = width * height;
+  const box = (src: Float32Array) => boxMean(src, width, height, radius);
+  const channel = (c: number) => {
+    const out = new Float32Array(n);
+    for (let i = 0; i < n; i++) out[i] = guide[i * 3 + c]!;
+    return out;
+  };
+  const product = (u: Float32Array, v: Float32Array) => {
+    const out = new Float32Array(n);
+    for (let i = 0; i < n; i++) out[i] = u[i]! * v[i]!;
+    return out;
+  };
+  const r = channel(0);
+  const g = channel(1);
+  const bl = channel(2);
+  const [mr, mg, mb, mp] = [box(r), box(g), box(bl), box(p)];
+  const [rr, rg, rb, gg, gb, bb] = [box(product(r, r)), box(product(r, g)), box(product(r, bl)), box(product(g, g)), box(product(g, bl)), box(product(bl, bl))];
+  const [rp, gp, bp] = [box(product(r, p)), box(product(g, p)), box(product(bl, p))];
+  const ar = new Float32Array(n);
+  const ag = new Float32Array(n);
+  const ab = new Float32Array(n);
+  const b = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const mri = mr[i]!, mgi = mg[i]!, mbi = mb[i]!, mpi = mp[i]!;
+    const srr = rr[i]! - mri * mri + eps;
+    const srg = rg[i]! - mri * mgi;
+    const srb = rb[i]! - mri * mbi;
+    const sgg = gg[i]! - mgi * mgi + eps;
+    const sgb = gb[i]! - mgi * mbi;
+    const sbb = bb[i]! - mbi * mbi + eps;
+    const cr = rp[i]! - mri * mpi;
+    const cg = gp[i]! - mgi * mpi;
+    const cb = bp[i]! - mbi * mpi;
+    // Inverse of the symmetric 3×3 covariance by cofactors.
+    const i00 = sgg * sbb - sgb * sgb;
+    const i01 = srb * sgb - srg * sbb;
+    const i02 = srg * sgb - srb * sgg;
+    const i11 = srr * sbb - srb * srb;
+    const i12 = srb * srg - srr * sgb;
+    const i22 = srr * sgg - srg * srg;
+    const det = srr * i00 + srg * i01 + srb * i02;
+    const ari = (i00 * cr + i01 * cg + i02 * cb) / det;
+    const agi = (i01 * cr + i11 * cg + i12 * cb) / det;
+    const abi = (i02 * cr + i12 * cg + i22 * cb) / det;
+    ar[i] = ari;
+    ag[i] = agi;
+    ab[i] = abi;
+    b[i] = mpi - ari * mri - agi * mgi - abi * mbi;
+  }
+  const [mar, mag, mab, mbb] = [box(ar), box(ag), box(ab), box(b)];
+  const a = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    a[i * 3] = mar[i]!;
+    a[i * 3 + 1] = mag[i]!;
+    a[i * 3 + 2] = mab[i]!;
+  }
+  return { width, height, a, b: mbb };
+}
+
+/** Evaluates the filter on the full-size image: bilinearly upsampled a, b against the full-resolution guide; output clamped to 0..1. */
+export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image: Image16): Float32Array {
+  const { width, height, data } = image;
+  const cw = coefficients.width;
+  const { a, b } = coefficients;
+  const xs = axisTaps(width, cw);
+  const ys = axisTaps(height, coefficients.height);
+  const out = new Float32Array(width * height);
+  // One row of (a_r, a_g, a_b, b) interpolated vertically, then two taps per pixel along it.
+  const row = new Float32Array(cw * 4);
+  const scale = 1 / 65535;
+  for (let y = 0; y < height; y++) {
+    const r0 = ys.lo[y]! * cw, r1 = ys.hi[y]! * cw, ty = ys.t[y]!;
+    for (let x = 0; x < cw; x++) {
+      for (let c = 0; c < 3; c++) row[x * 4 + c] = a[(r0 + x) * 3 + c]! + (a[(r1 + x) * 3 + c]! - a[(r0 + x) * 3 + c]!) * ty;
+      row[x * 4 + 3] = b[r0 + x]! + (b[r1 + x]! - b[r0 + x]!) * ty;
+    }
+    for (let x = 0; x < width; x++) {
+      const lo = xs.lo[x]! * 4, hi = xs.hi[x]! * 4, tx = xs.t[x]!;
+      const p = (y * width + x) * 3;
+      let q = row[lo + 3]! + (row[hi + 3]! - row[lo + 3]!) * tx;
+      for (let c = 0; c < 3; c++) q += (row[lo + c]! + (row[hi + c]! - row[lo + c]!) * tx) * data[p + c]! * scale;
+      out[y * width + x] = q < 0 ? 0 : q > 1 ? 1 : q;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,252 @@
+import type { Image16 } from '../types.js';
+import { axisTaps } from '../local/bilinear.js';
+import { boxMean } from '../local/box-filter.js';
+import { shoulder } from '../local/highlights.js';
+import { ANALYSIS_EDGE, analysisCopy, assertImage16, assertNumberInRange, invalidParameter } from '../local/image16.js';
+import { luma709 } from '../local/math.js';
+import { encodedToLinear, linearToSrgb16, srgb16ToLinear } from '../local/srgb.js';
+import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
+import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
+
+export interface ReplaceSkyOptions {
+  /** A built-in template id or a template object (e.g. an operator's, from skyTemplateFromImage). */
+  template: number | SkyTemplate;
+  /** 0..1: 0 keeps the original sky, 1 replaces it fully. */
+  strength: number;
+  /** skyMask's result for this image, when the caller has it already. */
+  mask?: SkyMaskResult;
+  /** 0..1, default 0: tint the foreground up to 5 % towards the new sky's colour. At 0 every non-sky pixel stays bit-identical. */
+  relight?: number;
+}
+
+/** Templates are drawn at most this large over the sky's bounds and sampled bilinearly: skies are smooth. */
+const TEMPLATE_EDGE = 2048;
+/** Share of the original kept right at the horizon, fading out over HORIZON_BAND of the sky's height: haze. */
+const HORIZON_KEEP = 0.35;
+const HORIZON_BAND = 0.06;
+
+/** Rows and columns (end exclusive) that hold the sky, and its lowest row (the horizon). */
+interface SkyBounds {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+function skyBounds(mask: Float32Array, width: number, height: number): SkyBounds | null {
+  let left = width;
+  let right = 0;
+  let top = -1;
+  let bottom = 0;
+  // A row counts towards the horizon once it holds a sliver of sky, not a stray pixel.
+  const rowMinimum = Math.max(1, Math.round(0.005 * width));
+  for (let y = 0; y < height; y++) {
+    let count = 0;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (mask[i]! < 0.5) continue;
+      count++;
+      if (x < left) left = x;
+      if (x >= right) right = x + 1;
+    }
+    if (count > 0 && top < 0) top = y;
+    if (count >= rowMinimum) bottom = y + 1;
+  }
+  if (top < 0 || bottom <= top) return null;
+  return { left, right, top, bottom };
+}
+
+/** Box-averages the full-size mask onto a smaller grid. */
+function shrinkMask(mask: Float32Array, width: number, height: number, toWidth: number, toHeight: number): Float32Array {
+  const sums = new Float32Array(toWidth * toHeight);
+  const counts = new Float32Array(toWidth * toHeight);
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(toHeight - 1, Math.floor((y * toHeight) / height)) * toWidth;
+    for (let x = 0; x < width; x++) {
+      const cell = row + Math.min(toWidth - 1, Math.floor((x * toWidth) / width));
+      sums[cell]! += mask[y * width + x]!;
+      counts[cell]!++;
+    }
+  }
+  for (let i = 0; i < sums.length; i++) sums[i] = counts[i]! > 0 ? sums[i]! / counts[i]! : 0;
+  return sums;
+}
+
+/** What the photo tells about light: in linear light, from the analysis copy. */
+interface Scene {
+  /** Mean luminance of the sky and of the rest. */
+  skyLuminance: number;
+  groundLuminance: number;
+  /** The colour cast of the light, per channel relative to luminance, from the near-neutral parts of the ground (1, 1, 1 when it cannot tell). */
+  cast: [number, number, number];
+  /** The old sky's colour around each analysis pixel (masked local mean), interleaved RGB, for taking it out of mixed edge pixels. */
+  localSky: Float32Array;
+  width: number;
+  height: number;
+}
+
+function readScene(rgb: Float32Array, mask: Float32Array, width: number, height: number): Scene {
+  const n = width * height;
+  const linear = new Float32Array(n * 3);
+  for (let i = 0; i < n * 3; i++) linear[i] = encodedToLinear(rgb[i]!);
+  let skySum = 0, skyWeight = 0, groundSum = 0, groundWeight = 0;
+  const neutral = [0, 0, 0];
+  let neutralCount = 0;
+  const skyMean = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
+    const r = linear[i * 3]!, g = linear[i * 3 + 1]!, b = linear[i * 3 + 2]!;
+    const y = luma709(r, g, b);
+    const m = mask[i]!;
+    skySum += m * y;
+    skyWeight += m;
+    skyMean[0]! += m * r;
+    skyMean[1]! += m * g;
+    skyMean[2]! += m * b;
+    groundSum += (1 - m) * y;
+    groundWeight += 1 - m;
+    const max = Math.max(r, g, b);
+    // Near-neutral, well-exposed ground shows the colour of the light (grey-world on greys only).
+    if (m < 0.1 && y > 0.02 && max < 0.9 && max - Math.min(r, g, b) < 0.25 * max) {
+      neutral[0]! += r / y;
+      neutral[1]! += g / y;
+      neutral[2]! += b / y;
+      neutralCount++;
+    }
+  }
+  const cast: [number, number, number] = [1, 1, 1];
+  if (neutralCount > 0.01 * n) for (let c = 0; c < 3; c++) cast[c] = neutral[c]! / neutralCount;
+  for (let c = 0; c < 3; c++) skyMean[c]! /= Math.max(1e-6, skyWeight);
+  const radius = Math.max(4, Math.round(Math.max(width, height) / 40));
+  // Only clear sky (mask >= 0.75) informs the local sky colour: mixed edge pixels would pull it towards the foreground.
+  const pure = new Float32Array(n);
+  for (let i = 0; i < n; i++) pure[i] = Math.max(0, (mask[i]! - 0.75) / 0.25);
+  const weight = boxMean(pure, width, height, radius);
+  const localSky = new Float32Array(n * 3);
+  for (let c = 0; c < 3; c++) {
+    const plane = new Float32Array(n);
+    for (let i = 0; i < n; i++) plane[i] = linear[i * 3 + c]! * pure[i]!;
+    const mean = boxMean(plane, width, height, radius);
+    for (let i = 0; i < n; i++) localSky[i * 3 + c] = weight[i]! > 0.01 ? mean[i]! / weight[i]! : skyMean[c]!;
+  }
+  return {
+    skyLuminance: skySum / Math.max(1e-6, skyWeight),
+    groundLuminance: groundSum / Math.max(1e-6, groundWeight),
+    cast,
+    localSky,
+    width,
+    height,
+  };
+}
+
+/**
+ * The template in linear light, exposure and colour matched to the scene: its mean
+ * luminance goes to the geometric mean of the old sky's and of what daylight sky would
+ * be over this ground (about 4× its mean), within -2..+1 EV; half the light's colour
+ * cast is applied, at most ±10 % per channel.
+ */
+function matchTemplate(template: Image16, scene: Scene): Float32Array {
+  const n = template.width * template.height;
+  const out = new Float32Array(n * 3);
+  let sum = 0;
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < 3; c++) out[i * 3 + c] = srgb16ToLinear[template.data[i * 3 + c]!]!;
+    sum += luma709(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
+  }
+  const own = Math.max(1e-4, sum / n);
+  const target = Math.sqrt(Math.min(1, scene.skyLuminance) * Math.min(1, Math.max(0.05, 4 * scene.groundLuminance)));
+  const gain = Math.min(2, Math.max(0.25, target / own));
+  const tint = scene.cast.map((c) => Math.min(1.1, Math.max(0.9, Math.sqrt(c))));
+  for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) out[i * 3 + c] = shoulder(out[i * 3 + c]! * gain * tint[c]!);
+  return out;
+}
+
+/**
+ * Replaces the sky: the template, scaled over the sky's bounds with its horizon on the
+ * sky's lowest row and matched to the scene, goes in where the mask says sky. Mixed edge
+ * pixels lose the old sky's local colour and gain the new one (the foreground part of
+ * them stays); a little of the original stays at the horizon. Pixels with mask 0 are
+ * returned unchanged (unless relight is set). Strength mixes original and replacement.
+ */
+export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Promise<Image16> {
+  assertImage16(image, 'image');
+  if (options === null || typeof options !== 'object') throw invalidParameter('options', 'an object with template and strength', options);
+  const template = resolveSkyTemplate(options.template);
+  assertNumberInRange(options.strength, 'options.strength', 0, 1);
+  const relight = options.relight ?? 0;
+  assertNumberInRange(relight, 'options.relight', 0, 1);
+  const sky = options.mask ?? (await skyMask(image));
+  const { width, height } = image;
+  if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height || !(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) {
+    throw invalidParameter('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
+  }
+  const data = image.data.slice();
+  const bounds = skyBounds(sky.mask, width, height);
+  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data };
+
+  const copy = await analysisCopy(image, ANALYSIS_EDGE);
+  const scene = readScene(copy.rgb, shrinkMask(sky.mask, width, height, copy.width, copy.height), copy.width, copy.height);
+  const boundsWidth = bounds.right - bounds.left;
+  const boundsHeight = bounds.bottom - bounds.top;
+  const scale = Math.min(1, TEMPLATE_EDGE / Math.max(boundsWidth, boundsHeight));
+  const drawn = await renderSkyTemplate(template, Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
+  const newSky = matchTemplate(drawn, scene);
+
+  // Template taps span the sky's bounds; pixels beyond them (soft edges) clamp to its border.
+  const tx = axisTaps(width, drawn.width, (-bounds.left * drawn.width) / boundsWidth, (width * drawn.width) / boundsWidth);
+  const ty = axisTaps(height, drawn.height, (-bounds.top * drawn.height) / boundsHeight, (height * drawn.height) / boundsHeight);
+  const sx = axisTaps(width, scene.width);
+  const sy = axisTaps(height, scene.height);
+  // Per output row, the template and the old sky interpolated vertically; pixels then take two taps along them.
+  const freshRow = new Float32Array(drawn.width * 3);
+  const oldRow = new Float32Array(scene.width * 3);
+  const band = Math.max(1, HORIZON_BAND * boundsHeight);
+  const s = options.strength;
+  for (let y = 0; y < height; y++) {
+    const keep = HORIZON_KEEP * Math.exp(-Math.max(0, bounds.bottom - y) / band);
+    lerpRows(newSky, ty.lo[y]! * drawn.width * 3, ty.hi[y]! * drawn.width * 3, ty.t[y]!, freshRow);
+    lerpRows(scene.localSky, sy.lo[y]! * scene.width * 3, sy.hi[y]! * scene.width * 3, sy.t[y]!, oldRow);
+    for (let x = 0; x < width; x++) {
+      const m = sky.mask[y * width + x]!;
+      if (m === 0) continue;
+      const alpha = m * (1 - keep);
+      const a0 = tx.lo[x]! * 3, a1 = tx.hi[x]! * 3, at = tx.t[x]!;
+      const b0 = sx.lo[x]! * 3, b1 = sx.hi[x]! * 3, bt = sx.t[x]!;
+      const p = (y * width + x) * 3;
+      for (let c = 0; c < 3; c++) {
+        const fresh = freshRow[a0 + c]! + (freshRow[a1 + c]! - freshRow[a0 + c]!) * at;
+        const old = oldRow[b0 + c]! + (oldRow[b1 + c]! - oldRow[b0 + c]!) * bt;
+        const original = srgb16ToLinear[data[p + c]!]!;
+        // original = alpha·old sky + (1 - alpha)·foreground: keep the foreground share, swap the sky.
+        const foreground = Math.min(1 - alpha, Math.max(0, original - alpha * old));
+        const replaced = alpha * fresh + foreground;
+        data[p + c] = linearToSrgb16(original + s * (replaced - original));
+      }
+    }
+  }
+  if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * s);
+  return { width, height, data };
+}
+
+/** out = row at `from` + (row at `to` - row at `from`) · t, over out's length. */
+function lerpRows(source: Float32Array, from: number, to: number, t: number, out: Float32Array): void {
+  for (let i = 0; i < out.length; i++) out[i] = source[from + i]! + (source[to + i]! - source[from + i]!) * t;
+}
+
+/** Tints non-sky pixels (by 1 - mask) up to 5 % per channel towards the colour of the new sky relative to the old, luminance about kept. */
+function relightGround(data: Uint16Array, mask: Float32Array, newSky: Float32Array, scene: Scene, amount: number): void {
+  const mean = (pixels: Float32Array) => {
+    const sum = [0, 0, 0];
+    for (let i = 0; i < pixels.length; i += 3) for (let c = 0; c < 3; c++) sum[c]! += pixels[i + c]!;
+    const y = Math.max(1e-6, luma709(sum[0]!, sum[1]!, sum[2]!));
+    return sum.map((v) => v / y);
+  };
+  const to = mean(newSky);
+  const from = mean(scene.localSky);
+  const raw = to.map((v, c) => 1 + amount * 0.5 * (v / Math.max(1e-6, from[c]!) - 1));
+  const norm = luma709(raw[0]!, raw[1]!, raw[2]!);
+  const gains = raw.map((g) => Math.min(1.05, Math.max(0.95, g / norm)));
+  for (let i = 0; i < mask.length; i++) {
+    const w = 1 - mask[i]!;
+    if (w === 0) continue;
+    for (let c = 0; c < 3; c++) data[i * 3 + c] = linearToSrgb16(srgb16ToLinear[data[i * 3 + c]!]! * (1 + (gains[c]! - 1) * w));
+  }
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { boxMean } from '../../src/imaging/local/box-filter.js';
+import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/local/guided-filter.js';
+import { analysisCopy } from '../../src/imaging/local/image16.js';
+import { random } from './sky-scenes.js';
+
+describe('boxMean', () => {
+  it('equals the brute-force window mean, borders included', () => {
+    const rand = random(3);
+    const width = 23, height = 17;
+    const src = Float32Array.from({ length: width * height }, () => rand());
+    for (const radius of [0, 1, 4, 30]) {
+      const fast = boxMean(src, width, height, radius);
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) {
+          let sum = 0;
+          let count = 0;
+          for (let v = Math.max(0, y - radius); v <= Math.min(height - 1, y + radius); v++) {
+            for (let u = Math.max(0, x - radius); u <= Math.min(width - 1, x + radius); u++) {
+              sum += src[v * width + u]!;
+              count++;
+            }
+          }
+          assert.ok(Math.abs(fast[y * width + x]! - sum / count) < 1e-5, `r ${radius} at ${x},${y}`);
+        }
+      }
+    }
+  });
+});
+
+describe('fast guided filter', () => {
+  it('snaps a coarse, misplaced mask to the full-resolution edge of the guide', async () => {
+    // Full size 400 × 100: dark grey left of x = 203, bright blue right of it.
+    const width = 400, height = 100, edge = 203;
+    const data = new Uint16Array(width * height * 3);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const rgb = x < edge ? [0.2, 0.2, 0.2] : [0.4, 0.6, 0.95];
+        for (let c = 0; c < 3; c++) data[(y * width + x) * 3 + c] = Math.round(rgb[c]! * 65535);
+      }
+    }
+    const image = { width, height, data };
+    // Solved at a quarter of the size, from a mask whose step is 5 full-size pixels off (x = 208).
+    const copy = await analysisCopy(image, 100);
+    const coarse = new Float32Array(copy.width * copy.height);
+    for (let y = 0; y < copy.height; y++) for (let x = 0; x < copy.width; x++) coarse[y * copy.width + x] = x >= 52 ? 1 : 0;
+    const mask = applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, coarse, copy.width, copy.height, 4, 1e-3), image);
+    for (const y of [10, 50, 90]) {
+      let crossing = -1;
+      for (let x = 1; x < width; x++) if (mask[y * width + x - 1]! < 0.5 && mask[y * width + x]! >= 0.5) crossing = x;
+      assert.ok(Math.abs(crossing - edge) <= 1, `row ${y}: 0.5 crossing at ${crossing}, edge at ${edge}`);
+      assert.ok(mask[y * width + 150]! < 0.05 && mask[y * width + 260]! > 0.95, 'flat areas are decided');
+    }
+  });
+});

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { skyMask } from '../../src/imaging/sky/mask.js';
+import { indoorScene, iou, outdoorScene, random } from './sky-scenes.js';
+
+describe('skyMask', () => {
+  it('finds the sky of an outdoor scene above a jagged skyline (IoU >= 0.9)', async () => {
+    for (const seed of [1, 2, 3]) {
+      const { image, truth } = outdoorScene(360, 240, seed);
+      const result = await skyMask(image);
+      assert.equal(result.width, 360);
+      assert.equal(result.mask.length, 360 * 240);
+      const score = iou(result.mask, truth);
+      assert.ok(score >= 0.9, `seed ${seed}: IoU ${score.toFixed(3)}`);
+      const truthCoverage = truth.reduce((a, v) => a + v, 0) / truth.length;
+      assert.ok(Math.abs(result.coverage - truthCoverage) < 0.05, `coverage ${result.coverage} vs ${truthCoverage}`);
+      assert.ok(result.confidence > 0.5, `confidence ${result.confidence}`);
+    }
+  });
+
+  it('gives a soft mask in 0..1', async () => {
+    const { image } = outdoorScene(200, 150, 4);
+    const { mask } = await skyMask(image);
+    let soft = 0;
+    for (const v of mask) {
+      assert.ok(v >= 0 && v <= 1);
+      if (v > 0.05 && v < 0.95) soft++;
+    }
+    assert.ok(soft > 0, 'edges are blended, not a hard step');
+  });
+
+  it('finds no sky indoors under a daylight-white ceiling: the blown window outshines it', async () => {
+    const result = await skyMask(indoorScene(360, 240, 5, 'neutral', true));
+    assert.ok(result.coverage < 0.01, `coverage ${result.coverage}`);
+  });
+
+  it('finds no sky indoors under a lamp-lit ceiling', async () => {
+    const result = await skyMask(indoorScene(360, 240, 5, 'warm', false));
+    assert.ok(result.coverage < 0.01, `coverage ${result.coverage}`);
+  });
+
+  it('finds no sky in a close-up without sky', async () => {
+    const rand = random(6);
+    const width = 240, height = 180;
+    const data = new Uint16Array(width * height * 3);
+    for (let i = 0; i < width * height; i++) {
+      const leaf = 0.25 + rand() * 0.35;
+      data[i * 3] = Math.round(leaf * 0.6 * 65535);
+      data[i * 3 + 1] = Math.round(leaf * 65535);
+      data[i * 3 + 2] = Math.round(leaf * 0.4 * 65535);
+    }
+    const result = await skyMask({ width, height, data });
+    assert.equal(result.coverage, 0);
+  });
+
+  it('rejects what is not an Image16', async () => {
+    await assert.rejects(() => skyMask({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected an Image16 .* for image/);
+  });
+});
