@@ -100,10 +100,11 @@ export class DeliveriesService {
     return links;
   }
 
-  /** A link to upload or replace one output; only once the project is Completed (reference §3 rule 4). */
+  /** A link to upload or replace one output; only once its stage is Completed (reference §3 rule 4). */
   async uploadLink(project: Project, kind: OutputKind, fileName: string): Promise<{ file_name: string; upload_link: string }> {
-    if (project.state !== 'completed') {
-      throw new InvalidRequest('Output files can be uploaded only once the project is Completed.');
+    const state = kind === 'export' ? project.export_state : project.state;
+    if (state !== 'completed') {
+      throw new InvalidRequest(`Output files can be uploaded only once the ${kind === 'export' ? 'export' : 'project'} is Completed.`);
     }
     assertPlainFileName(fileName);
     if (photoKind(fileName) !== 'JPEG') throw new InvalidRequest(`file ${fileName} is not supported. supported files types are jpg, jpeg`);

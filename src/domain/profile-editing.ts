@@ -141,7 +141,12 @@ export class ProfileEditingService {
   /** Export needs a completed edit; asked again while one runs or after it completed, it starts nothing. */
   async submitExport(project: Project): Promise<string> {
     if (project.state !== 'completed') throw new InvalidRequest('The project has not been edited yet: export is possible once the edit is Completed.');
-    await this.deps.batches.start(project, 'export', [null, 'failed']);
+    if (project.flow === 'i2i') {
+      // A Smart Editing project's JPEGs are its export already; exporting marks it so, for Copilot.
+      await this.deps.repos.projects.transitionStage(project.id, 'export_state', [null, 'failed'], 'completed', { updated_at: nowIso() });
+    } else {
+      await this.deps.batches.start(project, 'export', [null, 'failed']);
+    }
     return ACCEPTED.export;
   }
 

@@ -102,6 +102,20 @@ export class ProjectsService {
     return project;
   }
 
+  /** The project with this uuid, of either flow, if the account owns it. */
+  async getOwnedAnyFlow(account: Account, uuid: string): Promise<Project> {
+    const project = await this.repos.projects.byUuid(uuid);
+    if (!project) throw new NotFound('Project not found');
+    return this.getOwned(account, project.flow, uuid);
+  }
+
+  /** A profile-based project by its name (names are unique per account). */
+  async byName(account: Account, name: string): Promise<Project> {
+    const project = await this.repos.projects.byName(account.id, 'regular', name);
+    if (!project) throw new NotFound(`Project "${name}" not found`);
+    return project;
+  }
+
   async list(account: Account, flow: ProjectFlow, query: ProjectListQuery): Promise<ProjectPage> {
     const filter = {
       accountId: account.id,

@@ -15,6 +15,23 @@ export class JsonBodyError extends Error {
   }
 }
 
+/**
+ * A request whose fields are each valid but not together (pydantic's model validators):
+ * a 422 with one `value_error` at `["body"]`.
+ */
+export class ModelValidationError extends Error {
+  constructor(
+    message: string,
+    readonly input: unknown,
+  ) {
+    super(message);
+  }
+
+  get entry(): PydanticError {
+    return { type: 'value_error', loc: ['body'], msg: `Value error, ${this.message}`, input: this.input, ctx: { error: this.message } };
+  }
+}
+
 function domainStatus(err: DomainError): number {
   if (err instanceof InvalidRequest) return 400;
   if (err instanceof Unauthenticated) return 401;
@@ -52,7 +69,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setErrorHandler(async (err: FastifyError, request, reply) => {
-    if (err instanceof JsonBodyError) return reply.code(422).send({ detail: [err.entry] });
+    if (err instanceof JsonBodyError || err instanceof ModelValidationError) return reply.code(422).send({ detail: [err.entry] });
     if (err.validation) {
       const context = (err.validationContext ?? 'body') as ValidationContext;
       const detail = toPydanticErrors(err.validation as unknown as AjvError[], context);

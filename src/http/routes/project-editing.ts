@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { CROP_ASPECT_RATIOS, PHOTOGRAPHY_TYPES } from '../../domain/profile-editing.js';
+import type { Services } from '../../services.js';
+import { ModelValidationError } from '../errors.js';
+import { Data, errorResponses, Nullable, ProjectUuidParams, UploadLink } from '../schemas.js';
+
+const tags = ['Profile-based editing, export and post-editing'];
+
+const DownloadEntry = Type.Object({ file_name: Type.String(), download_link: Type.String() });
+const FilesList = Data(Type.Object({ files_list: Type.Array(DownloadEntry) }));
+const Message = Data(Type.Object({ message: Type.String() }));
+const Status = Data(
+  Type.Object({
+    status: Type.Enum(['Pending', 'Processing', 'Completed', 'Failed']),
+    progress: Type.Number({ minimum: 0, maximum: 100 }),
+    details: Nullable(Type.String()),
+  }),
+);
+const FileNameQuery = Type.Object({ file_name: Type.String({ minLength: 1 }) });
+const flag = (description: string) => Type.Optional(Type.Boolean({ default: false, description }));
+
+const EditBody = Type.Object({
+  profile_key: Type.Integer(),
+  photography_type: Type.Optional(Nullable(Type.Enum([...PHOTOGRAPHY_TYPES]))),
+  crop: flag('crop for composition'),
+  straighten: flag('level the horizon (not with perspective_correction)'),
+  hdr_merge: flag('merge bracketed exposures; the merged image is delivered beside its XMP'),
+  portrait_crop: flag('face-aware crop, head and shoulders'),
+  headshot_crop: flag('face-aware tight head crop'),
+  smooth_skin: flag('smooth skin in portraits'),
+  subject_mask: flag('subtle emphasis of the main subject'),
+  perspective_correction: flag('make vertical lines vertical'),
+  sky_replacement: flag('replace the sky with a template'),
+  sky_replacement_template_id: Type.Optional(Nullable(Type.Integer())),
+  window_pull: flag('recover blown-out windows in interiors'),
+  crop_aspect_ratio: Type.Optional(Nullable(Type.Enum([...CROP_ASPECT_RATIOS]))),
+  callback_url: Type.Optional(Nullable(Type.String())),
+  hdr_output_compression: Type.Optional(Nullable(Type.Enum(['LOSSY', 'LOSSLESS'], { description: 'merged HDR images as JPEG (LOSSY, default) or 16-bit TIFF (LOSSLESS)' }))),
+});
+
+const PostBody = Type.Object({
+  resize_long_edge: Type.Optional(Nullable(Type.Integer({ minimum: 16, maximum: 30000, description: 'pixels; larger images are scaled down, smaller ones kept' }))),
+  output_format: Type.Optional(Type.Enum(['JPEG', 'PNG', 'TIFF', 'WEBP'], { default: 'JPEG' })),
+  quality: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 90, description: 'JPEG and WEBP quality' })),
+  watermark: Type.Optional(
+    Nullable(
+      Type.Object({
+        text: Type.String({ minLength: 1, maxLength: 200 }),
+        position: Type.Optional(Type.Enum(['bottom_right', 'bottom_left', 'top_right', 'top_left', 'center'], { default: 'bottom_right' })),
+        opacity: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.5 })),
+      }),
+    ),
+  ),
+  strip_metadata: Type.Optional(Type.Boolean({ default: false, description: 'drop EXIF (camera, capture time, GPS)' })),
+  color_space: Type.Optional(Type.Enum(['sRGB', 'DISPLAY_P3'], { default: 'sRGB' })),
+});
+
+/** The profile flow's edit, export and post-editing, their statuses and files: reference §4.1. */
+export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { projects, profileEditing, deliveries } = services;
+  const owned = (request: FastifyRequest<{ Params: { project_uuid: string } }>) =>
+    projects.getOwned(request.account, 'regular', request.params.project_uuid);
+
+  app.post(
+    '/projects/:project_uuid/edit',
+    { schema: { tags, summary: 'Edit with a profile: XMP sidecars and previews', params: ProjectUuidParams, body: EditBody, response: { 200: Message, ...errorResponses } } },
+    async (request) => {
+      const b = request.body;
+      const crops = (['crop', 'portrait_crop', 'headshot_crop'] as const).filter((c) => b[c]);
+      if (crops.length > 1) throw new ModelValidationError(`at most one of crop, portrait_crop and headshot_crop may be true, got ${crops.join(' and ')}`, b);
+      if (b.straighten && b.perspective_correction) throw new ModelValidationError('straighten and perspective_correction cannot both be true', b);
+      const message = await profileEditing.submitEdit(request.account, await owned(request), {
+        profile_key: b.profile_key,
+        photography_type: b.photography_type ?? null,
+        crop: b.crop ?? false,
+        straighten: b.straighten ?? false,
+        hdr_merge: b.hdr_merge ?? false,
+        portrait_crop: b.portrait_crop ?? false,
+        headshot_crop: b.headshot_crop ?? false,
+        smooth_skin: b.smooth_skin ?? false,
+        subject_mask: b.subject_mask ?? false,
+        perspective_correction: b.perspective_correction ?? false,
+        sky_replacement: b.sky_replacement ?? false,
+        sky_replacement_template_id: b.sky_replacement_template_id ?? null,
+        window_pull: b.window_pull ?? false,
+        crop_aspect_ratio: b.crop_aspect_ratio ?? null,
+        callback_url: b.callback_url ?? null,
+        hdr_output_compression: b.hdr_output_compression ?? 'LOSSY',
+      });
+      return { data: { message } };
+    },
+  );
+
+  app.post(
+    '/projects/:project_uuid/export',
+    { schema: { tags, summary: 'Render the edit to full-size JPEGs', params: ProjectUuidParams, response: { 200: Message, ...errorResponses } } },
+    async (request) => ({ data: { message: await profileEditing.submitExport(await projects.getOwnedAnyFlow(request.account, request.params.project_uuid)) } }),
+  );
+
+  app.post(
+    '/projects/:project_uuid/post_editing',
+    { schema: { tags, summary: 'Resize, watermark, convert the exported images', params: ProjectUuidParams, body: PostBody, response: { 200: Message, ...errorResponses } } },
+    async (request) => {
+      const b = request.body;
+      const message = await profileEditing.submitPost(await owned(request), {
+        resize_long_edge: b.resize_long_edge ?? null,
+        output_format: b.output_format ?? 'JPEG',
+        quality: b.quality ?? 90,
+        watermark: b.watermark ? { text: b.watermark.text, position: b.watermark.position ?? 'bottom_right', opacity: b.watermark.opacity ?? 0.5 } : null,
+        strip_metadata: b.strip_metadata ?? false,
+        color_space: b.color_space ?? 'sRGB',
+      });
+      return { data: { message } };
+    },
+  );
+
+  for (const stage of ['edit', 'export', 'post_editing'] as const) {
+    const name = stage === 'post_editing' ? 'post' : stage;
+    app.get(
+      `/projects/:project_uuid/${stage}/status`,
+      { schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } },
+      async (request) => ({ data: await profileEditing.status(await owned(request), name) }),
+    );
+    app.get(
+      `/projects/:project_uuid/${stage}/get_temporary_download_links`,
+      { schema: { tags, summary: `Presigned links to every file of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: FilesList, ...errorResponses } } },
+      async (request) => ({ data: { files_list: await deliveries.downloadLinks(await owned(request), name) } }),
+    );
+  }
+
+  app.get(
+    '/projects/:project_uuid/export/get_download_link',
+    { schema: { tags, summary: 'Presigned link to one exported image', params: ProjectUuidParams, querystring: FileNameQuery, response: { 200: Data(DownloadEntry), ...errorResponses } } },
+    async (request) => ({ data: await deliveries.downloadLink(await owned(request), 'export', request.query.file_name) }),
+  );
+
+  app.get(
+    '/projects/:project_uuid/export/get_upload_link',
+    {
+      schema: { tags, summary: 'Presigned PUT link to upload or replace one exported image', params: ProjectUuidParams, querystring: FileNameQuery, response: { 200: Data(UploadLink), ...errorResponses } },
+    },
+    async (request) => ({ data: await deliveries.uploadLink(await owned(request), 'export', request.query.file_name) }),
+  );
+};

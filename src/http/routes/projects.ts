@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Project } from '../../db/schema.js';
+import type { Services } from '../../services.js';
+import { projectItem } from '../presenters.js';
+import {
+  CreateProjectBody,
+  Data,
+  errorResponses,
+  Nullable,
+  PageQuery,
+  ProjectCreated,
+  ProjectItem,
+  ProjectList,
+  ProjectUuidParams,
+  UploadLinks,
+  UploadLinksBody,
+} from '../schemas.js';
+
+const tags = ['Profile-based projects'];
+
+const ProjectUuid = Data(Type.Object({ project_uuid: Type.String() }));
+
+/** Profile-based projects, their lookups and uploads, and the sky templates: reference §4.1. */
+export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { projects, deliveries, repos, uploads, skyTemplates } = services;
+
+  /** Project items with their profile and thumbnail. */
+  async function items(list: Project[], withThumbnails: boolean): Promise<ProjectItem[]> {
+    const thumbnails = withThumbnails ? await deliveries.thumbnailSources(list, 'edit') : new Map<number, string>();
+    const profiles = new Map((await Promise.all([...new Set(list.map((p) => p.profile_id).filter((id) => id !== null))].map((id) => repos.profiles.byId(id!)))).map((p) => [p!.id, p!]));
+    return list.map((p) => projectItem(p, { thumbnailSrc: thumbnails.get(p.id) ?? null, profile: p.profile_id === null ? undefined : profiles.get(p.profile_id) }));
+  }
+
+  app.get(
+    '/projects',
+    {
+      schema: {
+        tags,
+        summary: 'List profile-based projects',
+        querystring: Type.Object({
+          ...PageQuery,
+          client_type: Type.String({ default: 'API', description: 'projects created through this client; API is the only one retouch has' }),
+          is_archived: Type.Optional(Nullable(Type.Boolean({ default: false }))),
+          get_thumbnail: Type.Boolean({ default: true }),
+        }),
+        response: { 200: ProjectList, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const page =
+        q.client_type === 'API'
+          ? await projects.list(request.account, 'regular', { size: q.size, page: q.page, isArchived: q.is_archived === undefined ? false : q.is_archived })
+          : { projects: [], total: 0 };
+      return { data: { projects: await items(page.projects, q.get_thumbnail), pagination: { total: page.total, size: q.size, page: q.page } } };
+    },
+  );
+
+  app.post(
+    '/projects',
+    { schema: { tags, summary: 'Create a profile-based project', body: CreateProjectBody, response: { 200: ProjectCreated, ...errorResponses } } },
+    async (request) => ({ data: { project_uuid: (await projects.create(request.account, 'regular', request.body?.name)).uuid } }),
+  );
+
+  app.get(
+    '/projects/uuid',
+    {
+      schema: { tags, summary: 'The uuid of the project with this name', querystring: Type.Object({ project_name: Type.String() }), response: { 200: ProjectUuid, ...errorResponses } },
+    },
+    async (request) => ({ data: { project_uuid: (await projects.byName(request.account, request.query.project_name)).uuid } }),
+  );
+
+  app.get(
+    '/projects/:project_name/uuid',
+    {
+      schema: { tags, summary: 'The uuid of the project with this name', params: Type.Object({ project_name: Type.String() }), response: { 200: ProjectUuid, ...errorResponses } },
+    },
+    async (request) => ({ data: { project_uuid: (await projects.byName(request.account, request.params.project_name)).uuid } }),
+  );
+
+  app.get(
+    '/projects/sky_replacement/templates',
+    {
+      schema: {
+        tags,
+        summary: 'Sky templates for sky replacement',
+        response: {
+          200: Data(Type.Object({ templates: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), is_default: Type.Boolean(), preview_link: Type.String() })) })),
+          ...errorResponses,
+        },
+      },
+    },
+    async () => ({ data: { templates: await skyTemplates.entries() } }),
+  );
+
+  app.get(
+    '/projects/:project_uuid',
+    {
+      schema: {
+        tags,
+        summary: 'Get a profile-based project',
+        params: ProjectUuidParams,
+        querystring: Type.Object({ get_thumbnail: Type.Boolean({ default: true }) }),
+        response: { 200: Data(ProjectItem), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const project = await projects.getOwned(request.account, 'regular', request.params.project_uuid);
+      return { data: (await items([project], request.query.get_thumbnail))[0]! };
+    },
+  );
+
+  app.post(
+    '/projects/:project_uuid/get_temporary_upload_links',
+    { schema: { tags, summary: 'Presigned PUT links, one per file', params: ProjectUuidParams, body: UploadLinksBody, response: { 200: UploadLinks, ...errorResponses } } },
+    async (request) => {
+      const project = await projects.getOwned(request.account, 'regular', request.params.project_uuid);
+      return { data: { files_list: await uploads.requestLinks(project, request.body.files_list) } };
+    },
+  );
+};
