@@ -129,6 +129,19 @@ function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('outputs').addColumn('companion', 'text').execute();
       },
     },
+    '0004_copilot': {
+      async up(db: Kysely<any>) {
+        await withId(db.schema.createTable('copilot_versions'), engine)
+          .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+          .addColumn('file_name', 'text', (c) => c.notNull())
+          .addColumn('parent_id', 'integer')
+          .addColumn('settings', 'text', (c) => c.notNull())
+          .addColumn('request', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('copilot_versions_image').on('copilot_versions').columns(['project_id', 'file_name', 'id']).execute();
+      },
+    },
   };
 }
 

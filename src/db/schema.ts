@@ -14,6 +14,7 @@ export interface Database {
   jobs: JobsTable;
   profiles: ProfilesTable;
   sky_templates: SkyTemplatesTable;
+  copilot_versions: CopilotVersionsTable;
 }
 
 export interface AccountsTable {
@@ -168,6 +169,25 @@ export interface SkyTemplatesTable {
   created_at: string;
 }
 
+/**
+ * One Copilot version of one exported image. The versions of an image form a chain from its
+ * post-edit state: a new version from an earlier one discards those after it.
+ */
+export interface CopilotVersionsTable {
+  /** The version_id clients see. */
+  id: Generated<number>;
+  project_id: number;
+  /** The exported image's name. */
+  file_name: string;
+  /** null: built on the image's post-edit state. */
+  parent_id: number | null;
+  /** JSON DevelopSettings of this version. */
+  settings: string;
+  /** JSON of what made it: {instruction} or {tool_id}. */
+  request: string;
+  created_at: string;
+}
+
 export type Account = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type Project = Selectable<ProjectsTable>;
@@ -180,3 +200,4 @@ export type NewOutput = Insertable<OutputsTable>;
 export type Job = Selectable<JobsTable>;
 export type Profile = Selectable<ProfilesTable>;
 export type SkyTemplate = Selectable<SkyTemplatesTable>;
+export type CopilotVersion = Selectable<CopilotVersionsTable>;

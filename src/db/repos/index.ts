@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { AccountsRepo } from './accounts.js';
+import { CopilotVersionsRepo } from './copilot-versions.js';
 import { MultipartUploadsRepo } from './multipart-uploads.js';
 import { OutputsRepo } from './outputs.js';
 import { ProfilesRepo, SkyTemplatesRepo } from './profiles.js';
@@ -17,6 +18,7 @@ export interface Repos {
   outputs: OutputsRepo;
   profiles: ProfilesRepo;
   skyTemplates: SkyTemplatesRepo;
+  copilotVersions: CopilotVersionsRepo;
 }
 
 export function createRepos(db: Kysely<Database>): Repos {
@@ -29,5 +31,6 @@ export function createRepos(db: Kysely<Database>): Repos {
     outputs: new OutputsRepo(db),
     profiles: new ProfilesRepo(db),
     skyTemplates: new SkyTemplatesRepo(db),
+    copilotVersions: new CopilotVersionsRepo(db),
   };
 }
