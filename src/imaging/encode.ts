@@ -106,7 +106,7 @@ function assertMetadata(metadata: PhotoMetadata | undefined): void {
   if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw new TypeError(`Expected an object for metadata but received ${String(metadata)}`);
 }
 
-function assertImage16(image: Image16): void {
+export function assertImage16(image: Image16): void {
   if (image === null || typeof image !== 'object') throw new TypeError(`Expected an Image16 object for image but received ${String(image)}`);
   const { width, height, data } = image;
   if (!(Number.isInteger(width) && width >= 1 && Number.isInteger(height) && height >= 1)) throw new Error(`Expected positive integer image dimensions but received ${width}x${height}`);
