@@ -105,8 +105,6 @@ export interface HeadOptions {
   faceWidth: number;
   skin?: Rgb;
   hair?: Rgb;
-  /** Eyes, brows and lips; without them the head is a plain skin-coloured blob. */
-  features?: boolean;
   /** Small dark-red spots on the skin, for retouching tests. */
   blemishes?: number;
   seed?: number;
@@ -117,7 +115,7 @@ export interface HeadOptions {
  * cheek to cheek), the box a face detector should report.
  */
 export function paintHead(canvas: Canvas, cx: number, cy: number, options: HeadOptions): Box {
-  const { faceWidth, skin = SKIN_TONES.light!, hair = [0.16, 0.11, 0.08], features = true, blemishes = 0, seed = 7 } = options;
+  const { faceWidth, skin = SKIN_TONES.light!, hair = [0.16, 0.11, 0.08], blemishes = 0, seed = 7 } = options;
   const a = faceWidth / 2;
   const b = a * 1.25;
   const rnd = random(seed);
@@ -133,20 +131,18 @@ export function paintHead(canvas: Canvas, cx: number, cy: number, options: HeadO
     const v = 0.05 + rnd() * 0.5;
     canvas.ellipse(cx + u * a, cy + v * b, a * 0.025 + rnd() * a * 0.02, a * 0.025 + rnd() * a * 0.02, [skin[0] * 0.8, skin[1] * 0.6, skin[2] * 0.6]);
   }
-  if (features) {
-    for (const side of [-1, 1]) {
-      const ex = cx + side * 0.42 * a;
-      const ey = cy - 0.24 * b;
-      canvas.ellipse(ex, ey + 0.02 * b, 0.24 * a, 0.1 * b, dim(skin, 0.6));
-      canvas.ellipse(ex, ey, 0.13 * a, 0.045 * b, [0.85, 0.83, 0.8]);
-      canvas.ellipse(ex, ey, 0.06 * a, 0.06 * a, [0.25, 0.17, 0.1]);
-      canvas.ellipse(ex, ey, 0.035 * a, 0.035 * a, [0.03, 0.03, 0.03]);
-      canvas.ellipse(ex, ey - 0.16 * b, 0.22 * a, 0.045 * b, hair, { angle: side * 0.12 });
-    }
-    canvas.ellipse(cx, cy + 0.22 * b, 0.12 * a, 0.06 * b, dim(skin, 0.8));
-    canvas.ellipse(cx, cy + 0.55 * b, 0.3 * a, 0.07 * b, [skin[0] * 0.72, skin[1] * 0.42, skin[2] * 0.45]);
-    canvas.ellipse(cx, cy + 0.55 * b, 0.28 * a, 0.012 * b, [0.3, 0.12, 0.12]);
+  for (const side of [-1, 1]) {
+    const ex = cx + side * 0.42 * a;
+    const ey = cy - 0.24 * b;
+    canvas.ellipse(ex, ey + 0.02 * b, 0.24 * a, 0.1 * b, dim(skin, 0.6));
+    canvas.ellipse(ex, ey, 0.13 * a, 0.045 * b, [0.85, 0.83, 0.8]);
+    canvas.ellipse(ex, ey, 0.06 * a, 0.06 * a, [0.25, 0.17, 0.1]);
+    canvas.ellipse(ex, ey, 0.035 * a, 0.035 * a, [0.03, 0.03, 0.03]);
+    canvas.ellipse(ex, ey - 0.16 * b, 0.22 * a, 0.045 * b, hair, { angle: side * 0.12 });
   }
+  canvas.ellipse(cx, cy + 0.22 * b, 0.12 * a, 0.06 * b, dim(skin, 0.8));
+  canvas.ellipse(cx, cy + 0.55 * b, 0.3 * a, 0.07 * b, [skin[0] * 0.72, skin[1] * 0.42, skin[2] * 0.45]);
+  canvas.ellipse(cx, cy + 0.55 * b, 0.28 * a, 0.012 * b, [0.3, 0.12, 0.12]);
   return { x: Math.round(cx - a), y: Math.round(cy - b), width: Math.round(2 * a), height: Math.round(2 * b) };
 }
 

@@ -30,22 +30,29 @@ const ANALYSIS_EDGE = 512;
 /** Box height over width: hairline to chin over cheek to cheek. */
 const ASPECT = 1.25;
 const SCALE_STEP = 1.12;
+/** Smallest window in analysis pixels: below it the eye regions are a few pixels and anything fits. */
+const MIN_WINDOW = 20;
 /** Passing windows a cluster needs before it counts as a face. */
 const MIN_NEIGHBOURS = 3;
 /** Weaker clusters are mostly texture that happens to fit the pattern (measured on OpenCV's sample images). */
 const MIN_CONFIDENCE = 0.15;
+/** Least luma difference (0..1) between cheeks and the eye regions above them. */
+const MIN_EYE_CONTRAST = 0.04;
 
 /** Template regions as [x0, y0, x1, y1] fractions of the face box. */
 const R = {
   interior: [0.1, 0.05, 0.9, 0.98],
   eyeL: [0.16, 0.3, 0.42, 0.46],
   eyeR: [0.58, 0.3, 0.84, 0.46],
+  eyeAreaL: [0.06, 0.2, 0.52, 0.56],
+  eyeAreaR: [0.48, 0.2, 0.94, 0.56],
   bridge: [0.44, 0.3, 0.56, 0.46],
   cheekL: [0.16, 0.52, 0.4, 0.68],
   cheekR: [0.6, 0.52, 0.84, 0.68],
   foreL: [0.16, 0.08, 0.42, 0.24],
   foreR: [0.58, 0.08, 0.84, 0.24],
   nose: [0.42, 0.48, 0.58, 0.62],
+  foreheadMid: [0.3, 0.16, 0.7, 0.28],
   mouth: [0.3, 0.74, 0.7, 0.86],
   chin: [0.32, 0.88, 0.68, 0.98],
   sideL: [-0.4, 0.3, -0.08, 0.8],
@@ -75,7 +82,7 @@ export async function detectFaces(image: Image16, options: DetectFacesOptions = 
   const windows: Window[] = [];
   const shortEdge = Math.min(width, height);
   const maxW = Math.min(width, height / ASPECT);
-  for (let w = Math.max(12, minFaceFraction * shortEdge); w <= maxW; w *= SCALE_STEP) {
+  for (let w = Math.max(MIN_WINDOW, minFaceFraction * shortEdge); w <= maxW; w *= SCALE_STEP) {
     scanScale(ii, Math.round(w), windows);
   }
   return clusterWindows(windows).map((c) => ({
@@ -156,7 +163,8 @@ function scanScale(ii: Integrals, w: number, out: Window[]): void {
     for (let ox = 0; ox + w <= ii.width; ox += step) {
       // Cheapest rejections first: most windows are not skin at all.
       if (skinMean(ox, oy, k.cheekL) < 0.5 || skinMean(ox, oy, k.cheekR) < 0.5 || skinMean(ox, oy, k.nose) < 0.5) continue;
-      if (skinMean(ox, oy, k.interior) < 0.45) continue;
+      // Some forehead skin above the eyes: otherwise the round top of any skin-coloured blob against a dark background mimics two eyes.
+      if (skinMean(ox, oy, k.interior) < 0.45 || skinMean(ox, oy, k.foreheadMid) < 0.3) continue;
       const sideL = skinMean(ox, oy, k.sideL);
       const sideR = skinMean(ox, oy, k.sideR);
       if (Math.min(Number.isNaN(sideL) ? 0 : sideL, Number.isNaN(sideR) ? 0 : sideR) > 0.5) continue;
@@ -181,14 +189,19 @@ function facePattern(
   const x1 = ox + px[r + 2]!;
   const y1 = oy + px[r + 3]!;
   const mean = ii.mean(ii.y, x0, y0, x1, y1);
-  const sigma = Math.sqrt(Math.max(0, ii.mean(ii.yy, x0, y0, x1, y1) - mean * mean)) + 0.01;
+  const sigma = Math.sqrt(Math.max(0, ii.mean(ii.yy, x0, y0, x1, y1) - mean * mean)) + 0.03;
   // Cheeks are smooth skin; fruit flesh, foliage and carved stone are textured.
   const cheekTexture = Math.max(regionDeviation(ii, ox, oy, px, k.cheekL), regionDeviation(ii, ox, oy, px, k.cheekR)) / sigma;
   if (cheekTexture > 0.6) return 0;
   const eyeL = lumaMean(ox, oy, k.eyeL);
   const eyeR = lumaMean(ox, oy, k.eyeR);
-  const eyesUnderCheeks = Math.min(lumaMean(ox, oy, k.cheekL) - eyeL, lumaMean(ox, oy, k.cheekR) - eyeR) / sigma;
-  if (eyesUnderCheeks < 0.35) return 0;
+  const eyeContrast = Math.min(lumaMean(ox, oy, k.cheekL) - eyeL, lumaMean(ox, oy, k.cheekR) - eyeR);
+  const eyesUnderCheeks = eyeContrast / sigma;
+  // Also in absolute terms: the rim shading of any round skin-coloured thing reaches a few percent.
+  if (eyesUnderCheeks < 0.35 || eyeContrast < MIN_EYE_CONTRAST) return 0;
+  // Each eye is a dark blob in its own surround: shading on a round skin-coloured thing only makes gradients.
+  const eyeDepth = Math.min(surround(ii, ox, oy, px, k.eyeAreaL, k.eyeL) - eyeL, surround(ii, ox, oy, px, k.eyeAreaR, k.eyeR) - eyeR) / sigma;
+  if (eyeDepth < 0.2) return 0;
   const bridgeOverEyes = (lumaMean(ox, oy, k.bridge) - Math.max(eyeL, eyeR)) / sigma;
   if (bridgeOverEyes < 0.25) return 0;
   // Lips are darker than chin and nose, but a smile shows teeth: only a clearly bright mouth fails.
@@ -200,6 +213,13 @@ function facePattern(
   // The forehead (or hair) above the eyes only adds evidence: hair may be darker than eyes.
   const foreheadOverEyes = Math.min(lumaMean(ox, oy, k.foreL) - eyeL, lumaMean(ox, oy, k.foreR) - eyeR) / sigma;
   return Math.min(eyesUnderCheeks, 3) + Math.min(bridgeOverEyes, 3) + Math.min(mouthUnderChinAndNose, 2) + Math.max(-0.5, Math.min(foreheadOverEyes, 1)) - 0.5 * eyeImbalance;
+}
+
+/** Mean luma of the ring between an outer region and the inner region it encloses. */
+function surround(ii: Integrals, ox: number, oy: number, px: Int32Array, outer: number, inner: number): number {
+  const area = (r: number) => (px[r + 2]! - px[r]!) * (px[r + 3]! - px[r + 1]!);
+  const mean = (r: number) => ii.mean(ii.y, ox + px[r]!, oy + px[r + 1]!, ox + px[r + 2]!, oy + px[r + 3]!);
+  return (mean(outer) * area(outer) - mean(inner) * area(inner)) / (area(outer) - area(inner));
 }
 
 /** Standard deviation of luma over one template region. */
@@ -261,13 +281,20 @@ function clusterWindows(windows: Window[]): Cluster[] {
   }
   clusters.sort((a, b) => b.w - a.w);
   const kept: Window[] = [];
-  for (const c of clusters) if (c.score >= MIN_CONFIDENCE && !kept.some((k) => iou(k, c) > 0.2 || contains(k, c))) kept.push(c);
-  return kept.map(({ x, y, w, score }) => ({ x, y, w, confidence: Math.round(score * 1000) / 1000 }));
+  // A face too weak to report still suppresses the eyes, mouth and neck that mimic faces in and under it; noise does not.
+  for (const c of clusters) if (c.score >= MIN_CONFIDENCE / 2 && !kept.some((k) => iou(k, c) > 0.2 || contains(k, c) || underChin(k, c))) kept.push(c);
+  return kept.filter((c) => c.score >= MIN_CONFIDENCE).map(({ x, y, w, score }) => ({ x, y, w, confidence: Math.round(score * 1000) / 1000 }));
 }
 
-/** True when most of b lies inside a. */
+/** True when the smaller window b starts within a's neck: straight below a, less than 0.6 of a's height under its chin. */
+function underChin(a: Window, b: Window): boolean {
+  const centre = b.x + b.w / 2;
+  return b.w < a.w && centre > a.x && centre < a.x + a.w && b.y > a.y && b.y < a.y + 1.6 * a.w * ASPECT;
+}
+
+/** True when a third or more of b lies inside a. */
 function contains(a: { x: number; y: number; w: number }, b: { x: number; y: number; w: number }): boolean {
   const ix = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
   const iy = Math.min(a.y + a.w * ASPECT, b.y + b.w * ASPECT) - Math.max(a.y, b.y);
-  return ix > 0 && iy > 0 && (ix * iy) / (b.w * b.w * ASPECT) > 0.6;
+  return ix > 0 && iy > 0 && (ix * iy) / (b.w * b.w * ASPECT) > 0.33;
 }

@@ -23,6 +23,7 @@ export async function downscalePlanes(image: Image16, longEdge: number): Promise
   if (Math.max(width, height) > longEdge) {
     const out = await sharp(image.data, { raw: { width, height, channels: 3 } })
       .resize(longEdge, longEdge, { fit: 'inside', kernel: 'linear' })
+      .toColourspace('rgb16')
       .raw({ depth: 'ushort' })
       .toBuffer({ resolveWithObject: true });
     data = new Uint16Array(out.data.buffer, out.data.byteOffset, out.data.length / 2);
