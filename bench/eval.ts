@@ -1,3 +1,4 @@
+import { evalFaces } from './eval-faces.js';
 import { evalPerspective } from './eval-perspective.js';
 import { evalSky } from './eval-sky.js';
 import { runSections, type SectionRunner } from './report.js';
@@ -6,6 +7,7 @@ import { runSections, type SectionRunner } from './report.js';
 const sections: [string, SectionRunner][] = [
   ['perspective', evalPerspective],
   ['sky', evalSky],
+  ['faces', evalFaces],
 ];
 
 await runSections(sections, process.argv.slice(2));

@@ -47,6 +47,8 @@ export async function encodeThumbnail(image: Image16, longEdge = 512): Promise<B
   // Downscale at 16 bits, round to 8 afterwards (libvips truncates when it narrows).
   const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
     .resize(longEdge, longEdge, { fit: 'inside', withoutEnlargement: true })
+    // Without naming the 16-bit colourspace, libvips rescales the samples to 8 bits here.
+    .toColourspace('rgb16')
     .raw({ depth: 'ushort' })
     .toBuffer({ resolveWithObject: true });
   const small = new Uint16Array(data.buffer, data.byteOffset, data.length / 2);
@@ -106,7 +108,7 @@ function assertMetadata(metadata: PhotoMetadata | undefined): void {
   if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw new TypeError(`Expected an object for metadata but received ${String(metadata)}`);
 }
 
-function assertImage16(image: Image16): void {
+export function assertImage16(image: Image16): void {
   if (image === null || typeof image !== 'object') throw new TypeError(`Expected an Image16 object for image but received ${String(image)}`);
   const { width, height, data } = image;
   if (!(Number.isInteger(width) && width >= 1 && Number.isInteger(height) && height >= 1)) throw new Error(`Expected positive integer image dimensions but received ${width}x${height}`);

@@ -81,6 +81,17 @@ test('encodeThumbnail shrinks to the long edge and never enlarges', async () => 
   assert.deepEqual([small.width, small.height], [100, 60]);
 });
 
+test('encodeThumbnail keeps the tones: channel means match the image', async () => {
+  const image = gradient(800, 400);
+  const { channels } = await sharp(await encodeThumbnail(image)).stats();
+  const expected = [0, 1, 2].map((c) => {
+    let sum = 0;
+    for (let i = c; i < image.data.length; i += 3) sum += image.data[i]! / 257;
+    return sum / (image.data.length / 3);
+  });
+  channels.slice(0, 3).forEach((channel, c) => assert.ok(Math.abs(channel.mean - expected[c]!) < 2, `channel ${c}: ${channel.mean} vs ${expected[c]}`));
+});
+
 test('encodeTiff16 is lossless, tagged sRGB, and carries the EXIF', async () => {
   const image = gradient();
   const tiff = await encodeTiff16(image, { metadata: photo, stripGps: true });
