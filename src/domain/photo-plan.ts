@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
-import type { Project } from '../db/schema.js';
+import type { Output, Project } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { PlannedOutput } from './batch.js';
 import { parseHdrGroups, parseOrientations, type Rotation } from './manifests.js';
@@ -73,6 +73,19 @@ export class PhotoPlanner {
       const named = sources.length > 1 ? middleFrame(sources.map((s) => infos.get(s)!)).fileName : sources[0]!;
       return { fileName: outputName(named, options.extension, taken), sources };
     });
+  }
+
+  /**
+   * What an output is rendered from: its source photos, or for an export, the sources of
+   * the edit it exports (the merged image, when the edit merged a bracket).
+   */
+  async framesOf(project: Project, output: Output): Promise<SourceFrame[]> {
+    const sources = JSON.parse(output.sources) as string[];
+    if (output.kind !== 'export') return this.frames(project, sources);
+    const edit = await this.deps.repos.outputs.byName(project.id, 'edit', sources[0]!);
+    if (!edit) throw new Error(`export ${output.file_name} has no edit ${sources[0]}`);
+    if (!edit.companion) return this.frames(project, JSON.parse(edit.sources) as string[]);
+    return [{ fileName: edit.companion, bytes: await this.deps.blobs.read(storageKeys.output(project.uuid, 'edit', edit.companion)), rotate: 0 }];
   }
 
   /** The source photos of an output, rotated as the orientations file says. */

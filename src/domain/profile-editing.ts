@@ -199,9 +199,7 @@ export class ProfileEditingService {
   private async developExport(project: Project, output: Output): Promise<DevelopedOutput> {
     const [editName] = JSON.parse(output.sources) as string[];
     const edit = (await this.deps.repos.outputs.byName(project.id, 'edit', editName!))!;
-    const frames = edit.companion
-      ? [{ fileName: edit.companion, bytes: await this.deps.blobs.read(storageKeys.output(project.uuid, 'edit', edit.companion)), rotate: 0 as const }]
-      : await this.deps.planner.frames(project, JSON.parse(edit.sources) as string[]);
+    const frames = await this.deps.planner.framesOf(project, output);
     return this.deps.developer.export(frames, { settings: JSON.parse(edit.settings!), sky: await this.sky(editOptionsOf(project)) });
   }
 

@@ -1,3 +1,4 @@
+import { isUniqueViolation } from '../db/connect.js';
 import type { Repos } from '../db/repos/index.js';
 import type { SkyTemplate } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
@@ -11,8 +12,11 @@ export interface BuiltInSkyTemplate {
   isDefault: boolean;
 }
 
-/** What the renderer needs to paint a template: a built-in's id, or an operator's image. */
-export type SkySource = { builtinId: number } | { image: Buffer };
+/**
+ * What the renderer needs to paint a template: built-ins (ids 1..) it makes itself; an
+ * operator's template (ids from 100) comes as its image.
+ */
+export type SkySource = { builtinId: number } | { id: number; image: Buffer };
 
 export interface SkyTemplateEntry {
   id: number;
@@ -36,7 +40,7 @@ export class SkyTemplatesService {
   async ensureBuiltIns(templates: BuiltInSkyTemplate[]): Promise<void> {
     const now = nowIso();
     await this.repos.skyTemplates.insertBuiltIns(
-      templates.map((t) => ({ builtin_id: t.id, name: t.name, is_default: t.isDefault ? 1 : 0, image_key: null, created_at: now })),
+      templates.map((t) => ({ id: t.id, builtin_id: t.id, name: t.name, is_default: t.isDefault ? 1 : 0, image_key: null, created_at: now })),
     );
   }
 
@@ -55,7 +59,7 @@ export class SkyTemplatesService {
   async source(id: number): Promise<SkySource> {
     const template = await this.repos.skyTemplates.byId(id);
     if (!template) throw new NotFound(`Sky template ${id} not found.`);
-    return template.builtin_id !== null ? { builtinId: template.builtin_id } : { image: await this.blobs.read(template.image_key!) };
+    return template.builtin_id !== null ? { builtinId: template.builtin_id } : { id: template.id, image: await this.blobs.read(template.image_key!) };
   }
 
   /** The list clients see, previews made on first request and kept. */
@@ -71,7 +75,14 @@ export class SkyTemplatesService {
 
   /** Adds an operator's sky photo as a template. */
   async add(name: string, image: Buffer, makeDefault: boolean): Promise<SkyTemplate> {
-    const template = await this.repos.skyTemplates.insert({ builtin_id: null, name, is_default: 0, image_key: null, created_at: nowIso() });
+    let template: SkyTemplate | undefined;
+    for (let attempt = 0; !template; attempt++) {
+      try {
+        template = await this.repos.skyTemplates.insertCustom({ builtin_id: null, name, is_default: 0, image_key: null, created_at: nowIso() });
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= 5) throw err;
+      }
+    }
     await this.blobs.write(imageKey(template.id), image);
     await this.repos.skyTemplates.setImageKey(template.id, imageKey(template.id));
     if (makeDefault) await this.repos.skyTemplates.setDefault(template.id);

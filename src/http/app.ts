@@ -9,10 +9,14 @@ import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
 import { registerMetrics } from './metrics.js';
 import { registerValidation } from './validation.js';
+import { copilotRoutes } from './routes/copilot.js';
 import { i2iEditingRoutes } from './routes/i2i-editing.js';
 import { i2iProjectRoutes } from './routes/i2i-projects.js';
 import { i2iUploadRoutes } from './routes/i2i-uploads.js';
 import { opsRoutes } from './routes/ops.js';
+import { profileRoutes } from './routes/profiles.js';
+import { projectEditingRoutes } from './routes/project-editing.js';
+import { projectRoutes } from './routes/projects.js';
 import { storageRoutes } from './routes/storage.js';
 import { authenticate } from './auth.js';
 
@@ -85,6 +89,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await v1.register(i2iProjectRoutes, { services });
       await v1.register(i2iUploadRoutes, { services });
       await v1.register(i2iEditingRoutes, { services });
+      await v1.register(profileRoutes, { services });
+      await v1.register(projectRoutes, { services });
+      await v1.register(projectEditingRoutes, { services });
+      await v1.register(copilotRoutes, { services });
     },
     { prefix: '/v1' },
   );
