@@ -1,6 +1,9 @@
+import { evalHdr } from './eval-hdr.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
-const sections: [string, SectionRunner][] = [];
+const sections: [string, SectionRunner][] = [
+  ['hdr', evalHdr],
+];
 
 await runSections(sections, process.argv.slice(2));
