@@ -1,10 +1,12 @@
 import { evalFaces } from './eval-faces.js';
+import { evalHdr } from './eval-hdr.js';
 import { evalPerspective } from './eval-perspective.js';
 import { evalSky } from './eval-sky.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
 const sections: [string, SectionRunner][] = [
+  ['hdr', evalHdr],
   ['perspective', evalPerspective],
   ['sky', evalSky],
   ['faces', evalFaces],

@@ -1,0 +1,202 @@
+import type { Box } from '../types.js';
+import { blockMean, quantilesIn, type Plane } from './luma.js';
+
+/** Where a frame's content sits relative to the reference: frame(x + dx, y + dy) shows what reference(x, y) shows. */
+export interface Offset {
+  dx: number;
+  dy: number;
+}
+
+/** Pixels this close to a threshold flip between exposures by noise alone; Ward's ±4 of 255 leaves them out. */
+const EXCLUSION = 4 / 255;
+/**
+ * Percentiles each frame is thresholded at. Ward uses the median alone; its single contour can
+ * run along one direction only (a window, a bright ramp) and leave the other unconstrained, so
+ * the quartiles add two more contours. Percentiles, like the median, mark the same scene
+ * brightness in every exposure, provided they are taken over the same part of the scene.
+ */
+const THRESHOLDS = [0.25, 0.5, 0.75];
+/** Six levels reach ±63 px at the working size, beyond any hand-held wobble between brackets. */
+const MAX_LEVELS = 6;
+/** Coarsest level keeps at least this many pixels on its short side, so its bitmaps still hold structure. */
+const MIN_LEVEL_SIDE = 16;
+/** Pixels compared per level at most, in a centred window: plenty to tell one-pixel moves apart. */
+const WINDOW_PIXELS = 1 << 19;
+/**
+ * Moves whose mismatch exceeds the best by less than this share of it, or by less than one
+ * standard deviation of a count of that size, fit equally well. Scenes with structure in one
+ * direction only (a horizon, motion-blurred streaks) leave the other direction unconstrained,
+ * and picking among equals by noise lets the shift drift there from level to level.
+ */
+const TIE = 0.005;
+
+const CANDIDATES: readonly (readonly [number, number])[] = [
+  [0, 0], [-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1],
+];
+
+/** A box of a plane thresholded, packed 32 pixels to a word, each row starting on a word; bits past the width are 0. */
+interface Bitmap {
+  width: number;
+  height: number;
+  words: number;
+  /** Above the threshold. */
+  above: Uint32Array;
+  /** Outside the exclusion band around the threshold: only these pixels are compared. */
+  considered: Uint32Array;
+}
+
+function thresholdBitmap(plane: Plane, box: Box, threshold: number): Bitmap {
+  const { width, height } = box;
+  const words = (width + 31) >> 5;
+  const above = new Uint32Array(words * height);
+  const considered = new Uint32Array(words * height);
+  const lo = threshold - EXCLUSION;
+  const hi = threshold + EXCLUSION;
+  const src = plane.data;
+  for (let y = 0; y < height; y++) {
+    const row = (box.y + y) * plane.width + box.x;
+    for (let w = 0; w < words; w++) {
+      const end = row + Math.min(width, (w + 1) << 5);
+      let a = 0;
+      let c = 0;
+      for (let i = row + (w << 5), bit = 1; i < end; i++, bit <<= 1) {
+        const v = src[i]!;
+        if (v > threshold) a |= bit;
+        if (v > hi || v < lo) c |= bit;
+      }
+      above[y * words + w] = a;
+      considered[y * words + w] = c;
+    }
+  }
+  return { width, height, words, above, considered };
+}
+
+function popcount(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** The 32 bits of a packed row starting at pixel x (0 <= x, x + 32 may run past the row: those bits are 0). */
+function bitsAt(bits: Uint32Array, rowStart: number, words: number, x: number): number {
+  const q = x >> 5;
+  const r = x & 31;
+  const lo = q < words ? bits[rowStart + q]! : 0;
+  if (r === 0) return lo;
+  const hi = q + 1 < words ? bits[rowStart + q + 1]! : 0;
+  return (lo >>> r) | (hi << (32 - r));
+}
+
+/**
+ * Share of the window where the bitmaps disagree, both pixels outside their exclusion bands,
+ * with the frame moved by (sx, sy) from the current estimate. The frame's bitmap covers the
+ * window moved by the estimate and grown by one pixel on each side.
+ */
+function mismatch(ref: Bitmap, mov: Bitmap, sx: number, sy: number): number {
+  const { height, words } = ref;
+  let errors = 0;
+  for (let y = 0; y < height; y++) {
+    const a = y * words;
+    const b = (y + 1 + sy) * mov.words;
+    for (let i = 0; i < words; i++) {
+      const x = (i << 5) + 1 + sx;
+      const differ = (ref.above[a + i]! ^ bitsAt(mov.above, b, mov.words, x)) & ref.considered[a + i]! & bitsAt(mov.considered, b, mov.words, x);
+      if (differ !== 0) errors += popcount(differ);
+    }
+  }
+  return errors / (ref.width * height);
+}
+
+/**
+ * The part of a width x height level compared when the frame is estimated at (dx, dy): where
+ * the frame, moved by the estimate and one pixel more either way, still covers it; centred and
+ * at most WINDOW_PIXELS. Null when nothing is left.
+ */
+function comparedWindow(width: number, height: number, dx: number, dy: number): Box | null {
+  const x0 = Math.max(0, 1 - dx);
+  const x1 = Math.min(width, width - dx - 1);
+  const y0 = Math.max(0, 1 - dy);
+  const y1 = Math.min(height, height - dy - 1);
+  if (x1 - x0 < 8 || y1 - y0 < 8) return null;
+  const scale = Math.min(1, Math.sqrt(WINDOW_PIXELS / ((x1 - x0) * (y1 - y0))));
+  const w = Math.floor((x1 - x0) * scale);
+  const h = Math.floor((y1 - y0) * scale);
+  return { x: x0 + ((x1 - x0 - w) >> 1), y: y0 + ((y1 - y0 - h) >> 1), width: w, height: h };
+}
+
+/**
+ * A threshold inside a clipped plateau (at white or black) is no contour: the scene there is
+ * brighter or darker than the frame can tell, so the other exposure's contour has no match.
+ */
+function usable(threshold: number): boolean {
+  return threshold > EXCLUSION && threshold < 1 - EXCLUSION;
+}
+
+/** Luma from full size down, each level 2 x 2 means of the one before. */
+function lumaPyramid(luma: Plane): Plane[] {
+  const levels = [luma];
+  while (levels.length < MAX_LEVELS) {
+    const top = levels[levels.length - 1]!;
+    if (Math.min(top.width, top.height) < 2 * MIN_LEVEL_SIDE) break;
+    levels.push(blockMean(top, 2));
+  }
+  return levels;
+}
+
+/**
+ * Ward's coarse-to-fine search: at each level, the best of the 9 one-pixel moves around twice
+ * the coarser answer; of moves that fit equally well, the one nearest no shift at all. Each
+ * level thresholds both frames at percentiles taken over the same part of the scene (the
+ * compared window, and where the estimate puts it in the frame): percentiles of the whole
+ * frames would differ with their crops, which on a brightness ramp moves the contours with
+ * the frame and hides the very shift being measured.
+ */
+function alignPair(ref: Plane[], mov: Plane[]): Offset {
+  let dx = 0;
+  let dy = 0;
+  const errors = new Float64Array(CANDIDATES.length);
+  for (let level = ref.length - 1; level >= 0; level--) {
+    dx *= 2;
+    dy *= 2;
+    const r = ref[level]!;
+    const m = mov[level]!;
+    const box = comparedWindow(r.width, r.height, dx, dy);
+    if (!box) continue;
+    const refThresholds = quantilesIn(r, box, THRESHOLDS);
+    const movThresholds = quantilesIn(m, { ...box, x: box.x + dx, y: box.y + dy }, THRESHOLDS);
+    const grown = { x: box.x + dx - 1, y: box.y + dy - 1, width: box.width + 2, height: box.height + 2 };
+    errors.fill(0);
+    THRESHOLDS.forEach((_, t) => {
+      if (!usable(refThresholds[t]!) || !usable(movThresholds[t]!)) return;
+      const a = thresholdBitmap(r, box, refThresholds[t]!);
+      const b = thresholdBitmap(m, grown, movThresholds[t]!);
+      CANDIDATES.forEach(([sx, sy], i) => (errors[i] += mismatch(a, b, sx, sy)));
+    });
+    const least = Math.min(...errors);
+    const compared = box.width * box.height;
+    const limit = least + Math.max(least * TIE, Math.sqrt(least * compared + 1) / compared);
+    let best = CANDIDATES[0]!;
+    let nearest = Infinity;
+    CANDIDATES.forEach((candidate, i) => {
+      const size = Math.abs(dx + candidate[0]) + Math.abs(dy + candidate[1]);
+      if (errors[i]! <= limit && size < nearest) {
+        nearest = size;
+        best = candidate;
+      }
+    });
+    dx += best[0];
+    dy += best[1];
+  }
+  return { dx, dy };
+}
+
+/**
+ * Translation of each frame (given by its luma) against lumas[reference] by median-threshold
+ * bitmaps (Ward 2003), which compare the structure of differently exposed frames without
+ * knowing the camera response. Integer pixels; the reference gets {0, 0}.
+ */
+export function alignFrames(lumas: Plane[], reference: number): Offset[] {
+  const pyramids = lumas.map(lumaPyramid);
+  const ref = pyramids[reference]!;
+  return pyramids.map((pyr, i) => (i === reference ? { dx: 0, dy: 0 } : alignPair(ref, pyr)));
+}

@@ -1,0 +1,160 @@
+import type { PhotoMetadata } from '../types.js';
+import { MAX_BRACKET_FRAMES, MIN_BRACKET_FRAMES } from './merge.js';
+import { invalidParameter } from './validate.js';
+
+export interface BracketCandidate {
+  fileName: string;
+  metadata: PhotoMetadata;
+}
+
+export interface GroupOptions {
+  /**
+   * Largest pause in seconds between the end of one exposure (capture time + exposure time)
+   * and the next capture that still continues a bracket; default 3. Cameras fire a bracket
+   * within a second or two, and EXIF times without sub-seconds round to whole seconds.
+   */
+  maxGapSeconds?: number;
+  /** Runs shorter than this are not brackets and become single frames; default 3 (what mergeBrackets takes). */
+  minFrames?: number;
+}
+
+export const DEFAULT_MAX_GAP_SECONDS = 3;
+/** Exposures closer than this in EV are the same setting (steps are at least 1/3 EV). */
+const SAME_EXPOSURE_EV = 0.15;
+
+const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Seconds since an arbitrary epoch from "2024-05-01T14:03:22.120" (or EXIF's "2024:05:01 14:03:22"), else null. */
+function captureSeconds(time: string | null): number | null {
+  if (!time) return null;
+  const m = /^(\d{4})[-:](\d{2})[-:](\d{2})[T ](\d{2}):(\d{2}):(\d{2})(\.\d+)?/.exec(time);
+  if (!m) return null;
+  const ms = Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
+  return Number.isNaN(ms) ? null : ms / 1000 + (m[7] ? Number(m[7]) : 0);
+}
+
+/**
+ * How much light each frame gathered, in EV (higher is brighter), or null when unknown for any.
+ * From exposure time, ISO and aperture when every frame has a time (what brackets really vary;
+ * ISO and aperture count only when every frame has them), else from exposure bias.
+ */
+function exposureValues(frames: PhotoMetadata[]): number[] | null {
+  if (frames.every((m) => m.exposureTime !== null && m.exposureTime > 0)) {
+    const withIso = frames.every((m) => m.iso !== null && m.iso > 0);
+    const withAperture = frames.every((m) => m.fNumber !== null && m.fNumber > 0);
+    return frames.map((m) => Math.log2((m.exposureTime! * (withIso ? m.iso! : 1)) / (withAperture ? m.fNumber! * m.fNumber! : 1)));
+  }
+  if (frames.every((m) => m.exposureBias !== null && Number.isFinite(m.exposureBias))) return frames.map((m) => m.exposureBias!);
+  return null;
+}
+
+/** True when both exposures are known and differ, false when known and equal, null when unknown. */
+function exposuresDiffer(a: PhotoMetadata, b: PhotoMetadata): boolean | null {
+  const ev = exposureValues([a, b]);
+  return ev ? Math.abs(ev[0]! - ev[1]!) >= SAME_EXPOSURE_EV : null;
+}
+
+function validateCandidates(frames: unknown, name: string): asserts frames is BracketCandidate[] {
+  if (!Array.isArray(frames)) throw invalidParameter(name, 'an array of { fileName, metadata }', frames);
+  const seen = new Set<string>();
+  frames.forEach((frame: unknown, i) => {
+    const f = frame as Partial<BracketCandidate> | null;
+    if (typeof f !== 'object' || f === null) throw invalidParameter(`${name}[${i}]`, 'an object { fileName, metadata }', frame);
+    if (typeof f.fileName !== 'string' || f.fileName === '') throw invalidParameter(`${name}[${i}].fileName`, 'a non-empty string', f.fileName);
+    if (typeof f.metadata !== 'object' || f.metadata === null) throw invalidParameter(`${name}[${i}].metadata`, 'a PhotoMetadata object', f.metadata);
+    if (seen.has(f.fileName)) throw invalidParameter(`${name}[${i}].fileName`, 'a file name not given before', f.fileName);
+    seen.add(f.fileName);
+  });
+}
+
+/** Capture order when every frame has a readable capture time, else file-name order (numbers compared as numbers). */
+function captureOrder(frames: BracketCandidate[]): BracketCandidate[] {
+  const times = new Map(frames.map((f) => [f, captureSeconds(f.metadata.captureTime)]));
+  const timed = frames.every((f) => times.get(f) !== null);
+  return [...frames].sort((a, b) => (timed ? times.get(a)! - times.get(b)! : 0) || byName.compare(a.fileName, b.fileName));
+}
+
+/** Whether next follows prev closely enough to belong to its bracket; null when either time is unknown. */
+function closeInTime(prev: PhotoMetadata, next: PhotoMetadata, maxGap: number): boolean | null {
+  const a = captureSeconds(prev.captureTime);
+  const b = captureSeconds(next.captureTime);
+  if (a === null || b === null) return null;
+  return b - (a + (prev.exposureTime ?? 0)) <= maxGap;
+}
+
+/**
+ * Splits photos into bracket groups from their EXIF, for when no groups manifest is given.
+ * Per camera body (make and model), in capture order (file-name order when a capture time is
+ * missing), a frame joins the current group when it was taken within maxGapSeconds of the
+ * previous one's end (or a time is unknown) and its exposure differs from every frame already
+ * in the group; a repeated exposure starts the next bracket, as does reaching 9 frames.
+ * Frames whose exposure is unknown are never grouped. Groups smaller than minFrames are split
+ * into single frames. Groups are returned in capture order, each in capture order.
+ */
+export function groupBrackets(frames: BracketCandidate[], options: GroupOptions = {}): string[][] {
+  validateCandidates(frames, 'frames');
+  if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'an object', options);
+  const maxGap = options.maxGapSeconds ?? DEFAULT_MAX_GAP_SECONDS;
+  const minFrames = options.minFrames ?? MIN_BRACKET_FRAMES;
+  if (typeof maxGap !== 'number' || !(maxGap >= 0)) throw invalidParameter('maxGapSeconds', 'a number >= 0', maxGap);
+  if (!Number.isInteger(minFrames) || minFrames < 1 || minFrames > MAX_BRACKET_FRAMES) {
+    throw invalidParameter('minFrames', `an integer between 1 and ${MAX_BRACKET_FRAMES}`, minFrames);
+  }
+
+  const ordered = captureOrder(frames);
+  const bodies = new Map<string, BracketCandidate[]>();
+  for (const f of ordered) {
+    const body = `${f.metadata.make ?? ''}\u0000${f.metadata.model ?? ''}`;
+    const list = bodies.get(body);
+    if (list) list.push(f);
+    else bodies.set(body, [f]);
+  }
+  const groups: BracketCandidate[][] = [];
+  for (const sequence of bodies.values()) {
+    let current: BracketCandidate[] = [];
+    for (const f of sequence) {
+      const prev = current[current.length - 1];
+      const joins =
+        prev !== undefined &&
+        current.length < MAX_BRACKET_FRAMES &&
+        closeInTime(prev.metadata, f.metadata, maxGap) !== false &&
+        current.every((g) => exposuresDiffer(g.metadata, f.metadata) === true);
+      if (joins) {
+        current.push(f);
+      } else {
+        if (current.length > 0) groups.push(current);
+        current = [f];
+      }
+    }
+    if (current.length > 0) groups.push(current);
+  }
+  const position = new Map(ordered.map((f, i) => [f, i]));
+  return groups
+    .flatMap((g) => (g.length >= minFrames ? [g] : g.map((f) => [f])))
+    .sort((a, b) => position.get(a[0]!)! - position.get(b[0]!)!)
+    .map((g) => g.map((f) => f.fileName));
+}
+
+/**
+ * The group's frames from darkest to brightest by their EXIF exposure (see exposureValues);
+ * when some frame's exposure is unknown, capture order stands in for it.
+ */
+export function exposureOrder(group: BracketCandidate[]): BracketCandidate[] {
+  validateCandidates(group, 'group');
+  if (group.length === 0) throw invalidParameter('group', 'a non-empty array', group);
+  const ordered = captureOrder(group);
+  const ev = exposureValues(ordered.map((f) => f.metadata));
+  if (!ev) return ordered;
+  return ordered.map((f, i) => ({ f, ev: ev[i]! })).sort((a, b) => a.ev - b.ev).map(({ f }) => f);
+}
+
+/** The middle exposure of a group (the lower middle for an even count): merged outputs are named after it. */
+export function middleFrame(group: BracketCandidate[]): string {
+  const order = exposureOrder(group);
+  return order[Math.floor((order.length - 1) / 2)]!.fileName;
+}
+
+/** The darkest exposure of a group, where blown-out windows still hold detail (window pull). */
+export function darkestFrame(group: BracketCandidate[]): string {
+  return exposureOrder(group)[0]!.fileName;
+}

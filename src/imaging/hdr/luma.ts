@@ -1,0 +1,69 @@
+import type { Box, Image16 } from '../types.js';
+
+/** A single-channel float image, row-major. */
+export interface Plane {
+  width: number;
+  height: number;
+  data: Float32Array;
+}
+
+/** Rec. 601 luma, 0..1, of the 16-bit sRGB-encoded pixel at data[j..j+2]: brightness as a viewer judges it, cheap to compute. */
+export function lumaAt(data: Uint16Array, j: number): number {
+  return (0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!) * (1 / 65535);
+}
+
+export function lumaOf(image: Image16): Plane {
+  const { width, height, data } = image;
+  const out = new Float32Array(width * height);
+  for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = lumaAt(data, j);
+  return { width, height, data: out };
+}
+
+/** Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over what they hold). */
+export function blockMean(plane: Plane, factor: number): Plane {
+  if (factor === 1) return plane;
+  const { width: w, height: h, data: src } = plane;
+  const width = Math.ceil(w / factor);
+  const height = Math.ceil(h / factor);
+  const out = new Float32Array(width * height);
+  if (factor === 2 && w % 2 === 0 && h % 2 === 0) {
+    // The common case (every level of the alignment pyramid), without the general loop's overhead.
+    for (let by = 0; by < height; by++) {
+      const a = 2 * by * w;
+      const b = a + w;
+      for (let bx = 0, o = by * width, i = 0; bx < width; bx++, o++, i += 2) out[o] = (src[a + i]! + src[a + i + 1]! + src[b + i]! + src[b + i + 1]!) * 0.25;
+    }
+    return { width, height, data: out };
+  }
+  for (let by = 0; by < height; by++) {
+    const y0 = by * factor;
+    const y1 = Math.min(h, y0 + factor);
+    for (let bx = 0; bx < width; bx++) {
+      const x0 = bx * factor;
+      const x1 = Math.min(w, x0 + factor);
+      let sum = 0;
+      for (let y = y0; y < y1; y++) for (let i = y * w + x0, end = y * w + x1; i < end; i++) sum += src[i]!;
+      out[by * width + bx] = sum / ((y1 - y0) * (x1 - x0));
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** The values below which the given fractions of the box's pixels lie, from a 4096-bin histogram of 0..1 values. */
+export function quantilesIn(plane: Plane, box: Box, fractions: number[]): number[] {
+  const bins = 4096;
+  const hist = new Uint32Array(bins);
+  const src = plane.data;
+  for (let y = box.y; y < box.y + box.height; y++) {
+    for (let i = y * plane.width + box.x, end = i + box.width; i < end; i++) hist[Math.min(bins - 1, Math.max(0, Math.floor(src[i]! * bins)))]!++;
+  }
+  const total = box.width * box.height;
+  return fractions.map((fraction) => {
+    let seen = 0;
+    for (let b = 0; b < bins; b++) {
+      seen += hist[b]!;
+      if (seen >= fraction * total) return (b + 0.5) / bins;
+    }
+    return 1;
+  });
+}

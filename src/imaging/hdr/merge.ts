@@ -1,0 +1,105 @@
+import type { Image16 } from '../types.js';
+import { alignFrames, type Offset } from './align.js';
+import { fillUncovered, shiftFrame } from './shift.js';
+import { consistencyMasks, replaceGhosts } from './deghost.js';
+import { fuseExposures } from './fusion.js';
+import { lumaOf } from './luma.js';
+import { resizeImage16, sizeForLongEdge } from './resize.js';
+import { mappingFrom } from './transfer.js';
+import { assertImage16, invalidParameter } from './validate.js';
+
+/**
+ * Long edge of a merged bracket in pixels unless told otherwise. Reference §4.6 lets HDR
+ * outputs be smaller than the originals; 3000 px (about 6 MP at 3:2) is more than listing
+ * sites show, and fusing at that size rather than 24+ MP keeps a merge to about a second.
+ */
+export const DEFAULT_OUTPUT_LONG_EDGE = 3000;
+export const MIN_BRACKET_FRAMES = 3;
+/** Short side below which a pyramid has too few levels to blend (and alignment nothing to go on). */
+const MIN_SIDE = 8;
+export const MAX_BRACKET_FRAMES = 9;
+
+export interface MergeOptions {
+  /** Long edge of the result in pixels (default DEFAULT_OUTPUT_LONG_EDGE); frames are never enlarged. */
+  outputLongEdge?: number;
+  /** The frame the others are aligned to and ghosts are resolved from; default the middle exposure. */
+  referenceIndex?: number;
+  /** Suppress moving objects so they do not appear doubled (default true). */
+  deghost?: boolean;
+}
+
+export interface MergeResult {
+  /** The fused image, sRGB-encoded, on the reference frame's grid at the output size. */
+  image: Image16;
+  /** Per input frame, in input pixels: frame(x + dx, y + dy) shows what the reference shows at (x, y). */
+  offsets: Offset[];
+  referenceIndex: number;
+  /** The darkest frame by its pixels (the one window pull recovers highlights from). */
+  darkestIndex: number;
+}
+
+/** Mean Rec. 601 luma, on every 4th pixel: enough to rank exposures of one scene. */
+function brightness(image: Image16): number {
+  const { data } = image;
+  let sum = 0;
+  let n = 0;
+  for (let j = 0; j < data.length; j += 12, n++) sum += 0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!;
+  return sum / n;
+}
+
+function validateMerge(frames: unknown, options: unknown): asserts frames is Image16[] {
+  if (!Array.isArray(frames) || frames.length < MIN_BRACKET_FRAMES || frames.length > MAX_BRACKET_FRAMES) {
+    throw invalidParameter('frames', `an array of ${MIN_BRACKET_FRAMES} to ${MAX_BRACKET_FRAMES} Image16`, frames);
+  }
+  frames.forEach((frame, i) => assertImage16(frame, `frames[${i}]`));
+  const first = frames[0] as Image16;
+  frames.forEach((frame: Image16, i) => {
+    if (frame.width !== first.width || frame.height !== first.height) {
+      throw invalidParameter(`frames[${i}] size`, `${first.width}x${first.height} (the size of frames[0])`, `${frame.width}x${frame.height}`);
+    }
+  });
+  if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'an object', options);
+  const { outputLongEdge, referenceIndex, deghost } = options as MergeOptions;
+  if (outputLongEdge !== undefined && (!Number.isInteger(outputLongEdge) || outputLongEdge < 16 || outputLongEdge > 65535)) {
+    throw invalidParameter('outputLongEdge', 'an integer between 16 and 65535', outputLongEdge);
+  }
+  if (referenceIndex !== undefined && (!Number.isInteger(referenceIndex) || referenceIndex < 0 || referenceIndex >= frames.length)) {
+    throw invalidParameter('referenceIndex', `an integer between 0 and ${frames.length - 1}`, referenceIndex);
+  }
+  if (deghost !== undefined && typeof deghost !== 'boolean') throw invalidParameter('deghost', 'a boolean', deghost);
+}
+
+/**
+ * Merges one bracket (3-9 exposures of a scene, decoded to one size) into a single image:
+ * frames are downscaled to the output size, aligned to the reference by median-threshold
+ * bitmaps, and exposure-fused with ghost suppression.
+ */
+export async function mergeBrackets(frames: Image16[], options: MergeOptions = {}): Promise<MergeResult> {
+  validateMerge(frames, options);
+  const { width, height } = frames[0]!;
+  const size = sizeForLongEdge(width, height, options.outputLongEdge ?? DEFAULT_OUTPUT_LONG_EDGE);
+  if (Math.min(size.width, size.height) < MIN_SIDE) {
+    throw invalidParameter('frames size at outputLongEdge', `at least ${MIN_SIDE} px on the short side`, `${size.width}x${size.height}`);
+  }
+  const working = await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)));
+
+  // Rank by brightness: Image16 carries no EXIF, and pixels tell the exposure order reliably.
+  const levels = working.map(brightness);
+  const order = levels.map((_, i) => i).sort((a, b) => levels[a]! - levels[b]!);
+  const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
+
+  const lumas = working.map(lumaOf);
+  const offsets = alignFrames(lumas, referenceIndex);
+  const aligned = working.map((frame, i) => shiftFrame(frame, lumas[i]!, offsets[i]!));
+  const reference = aligned[referenceIndex]!.image;
+  const mappings = aligned.map((frame, i) => (i === referenceIndex ? null : mappingFrom(reference, frame.image)));
+  aligned.forEach((frame, i) => mappings[i] && fillUncovered(frame, mappings[i]));
+  if (options.deghost !== false) {
+    consistencyMasks(aligned.map((a) => a.image), referenceIndex).forEach((trust, i) => trust && replaceGhosts(aligned[i]!, trust, mappings[i]!));
+  }
+  const image = fuseExposures(aligned.map((a) => a.image), aligned.map((a) => a.luma));
+
+  const sx = width / size.width;
+  const sy = height / size.height;
+  return { image, offsets: offsets.map(({ dx, dy }) => ({ dx: dx * sx, dy: dy * sy })), referenceIndex, darkestIndex: order[0]! };
+}

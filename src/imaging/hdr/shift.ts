@@ -1,0 +1,61 @@
+import type { Box, Image16 } from '../types.js';
+import type { Offset } from './align.js';
+import type { Plane } from './luma.js';
+import { blendTowardReference, type ReferenceMapping } from './transfer.js';
+
+/**
+ * Copies src (width x height, `channels` values per pixel) moved by offset into dst:
+ * dst(x, y) = src(x + dx, y + dy), repeating the edge where that falls outside.
+ */
+function shiftPixels<T extends Uint16Array | Float32Array>(src: T, dst: T, width: number, height: number, channels: number, offset: Offset): void {
+  const { dx, dy } = offset;
+  const stride = width * channels;
+  const x0 = Math.min(width, Math.max(0, -dx));
+  const x1 = Math.max(x0, Math.min(width, width - dx));
+  for (let y = 0; y < height; y++) {
+    const from = Math.min(height - 1, Math.max(0, y + dy)) * stride;
+    const to = y * stride;
+    if (x1 > x0) dst.set(src.subarray(from + (x0 + dx) * channels, from + (x1 + dx) * channels), to + x0 * channels);
+    for (let x = 0; x < x0; x++) dst.copyWithin(to + x * channels, to + x0 * channels, to + (x0 + 1) * channels);
+    for (let x = x1; x < width; x++) dst.copyWithin(to + x * channels, to + (x1 - 1) * channels, to + x1 * channels);
+  }
+}
+
+/** Where a shift by offset leaves real content in a width x height frame. */
+function validBox(width: number, height: number, { dx, dy }: Offset): Box {
+  const x = Math.max(0, -dx);
+  const y = Math.max(0, -dy);
+  return { x, y, width: Math.max(0, Math.min(width, width - dx) - x), height: Math.max(0, Math.min(height, height - dy) - y) };
+}
+
+/**
+ * The frame and its luma moved onto the reference's grid: out(x, y) = frame(x + dx, y + dy).
+ * Pixels whose source lies outside the frame repeat its edge; `valid` says where content is real
+ * (see fillUncovered for the rest). Always new buffers, which later steps may change in place.
+ */
+export function shiftFrame(image: Image16, luma: Plane, offset: Offset): { image: Image16; luma: Plane; valid: Box } {
+  const { width, height } = image;
+  const valid = validBox(width, height, offset);
+  const data = new Uint16Array(image.data.length);
+  shiftPixels(image.data, data, width, height, 3, offset);
+  const lumaData = new Float32Array(luma.data.length);
+  shiftPixels(luma.data, lumaData, width, height, 1, offset);
+  return { image: { width, height, data }, luma: { width, height, data: lumaData }, valid };
+}
+
+/**
+ * Fills, in place, the part of a shifted frame its camera did not see (outside `valid`) with
+ * the reference's pixels mapped to the frame's exposure. Every frame then covers the whole
+ * output, so fusion has no bands along the edges where fewer frames would contribute.
+ */
+export function fillUncovered(frame: { image: Image16; luma: Plane; valid: Box }, mapping: ReferenceMapping): void {
+  const { valid } = frame;
+  const { width, height } = frame.image;
+  for (let y = 0; y < height; y++) {
+    const inside = y >= valid.y && y < valid.y + valid.height;
+    for (let x = 0; x < width; x++) {
+      if (inside && x === valid.x) x += valid.width;
+      if (x < width) blendTowardReference(frame, mapping, y * width + x, 0);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { alignFrames } from '../../src/imaging/hdr/align.js';
+import { fillUncovered, shiftFrame } from '../../src/imaging/hdr/shift.js';
+import { mappingFrom } from '../../src/imaging/hdr/transfer.js';
+import { mergeBrackets } from '../../src/imaging/hdr/index.js';
+import { lumaOf } from '../../src/imaging/hdr/luma.js';
+import { expose, hdrScene } from './hdr-scenes.js';
+
+const GAINS = [0.25, 1, 4];
+const MARGIN = 12;
+
+/** A −2/0/+2 EV bracket of one scene, frame k cropped at (MARGIN + shift_k); frame 1 is the reference. */
+function bracket(width: number, height: number, shifts: [number, number][], seed = 3) {
+  const scene = hdrScene(width + 2 * MARGIN, height + 2 * MARGIN, seed);
+  return GAINS.map((gain, k) => expose(scene, gain, MARGIN + shifts[k]![0], MARGIN + shifts[k]![1], width, height));
+}
+
+/** frame(x + dx, y + dy) = reference(x, y) when frame k was cropped shift_k further than the reference. */
+function expectedOffsets(shifts: [number, number][], reference: number) {
+  return shifts.map(([x, y]) => ({ dx: shifts[reference]![0] - x, dy: shifts[reference]![1] - y }));
+}
+
+test('median-threshold alignment recovers known shifts between differently exposed frames', () => {
+  for (const shifts of [
+    [[3, -2], [0, 0], [-4, 5]],
+    [[-5, -5], [1, 2], [6, 0]],
+  ] as [number, number][][]) {
+    const frames = bracket(320, 240, shifts);
+    const offsets = alignFrames(frames.map(lumaOf), 1);
+    assert.deepEqual(offsets, expectedOffsets(shifts, 1));
+  }
+});
+
+test('mergeBrackets reports offsets in input pixels when it works at a smaller size', async () => {
+  const shifts: [number, number][] = [[6, -4], [0, 0], [-8, 2]];
+  const frames = bracket(320, 240, shifts);
+  const result = await mergeBrackets(frames, { outputLongEdge: 160 });
+  assert.equal(result.referenceIndex, 1);
+  assert.equal(result.image.width, 160);
+  assert.equal(result.image.height, 120);
+  result.offsets.forEach((o, k) => {
+    const want = expectedOffsets(shifts, 1)[k]!;
+    // One working pixel is two input pixels.
+    assert.ok(Math.abs(o.dx - want.dx) <= 2 && Math.abs(o.dy - want.dy) <= 2, `frame ${k}: got ${o.dx},${o.dy}, want ${want.dx},${want.dy}`);
+  });
+});
+
+test('shifted frames are filled at the edges with the reference mapped to their exposure', () => {
+  const shifts: [number, number][] = [[0, 0], [0, 0], [5, -4]];
+  const frames = bracket(200, 160, shifts);
+  const luma = lumaOf(frames[2]!);
+  const offset = { dx: -5, dy: 4 };
+  const shifted = shiftFrame(frames[2]!, luma, offset);
+  assert.deepEqual(shifted.valid, { x: 5, y: 0, width: 195, height: 156 });
+  fillUncovered(shifted, mappingFrom(frames[1]!, shifted.image));
+  // Where the frame saw the scene, shifting must reproduce it exactly (an unshifted crop).
+  const truth = bracket(200, 160, [[0, 0], [0, 0], [0, 0]])[2]!;
+  let inside = 0;
+  let edge = 0;
+  let edgeCount = 0;
+  for (let y = 0; y < 160; y++) {
+    for (let x = 0; x < 200; x++) {
+      const j = (y * 200 + x) * 3 + 1;
+      const d = Math.abs(shifted.image.data[j]! - truth.data[j]!) / 65535;
+      if (x >= 5 && y < 156) inside = Math.max(inside, d);
+      else if (x < 2) {
+        // Left columns lie in the shadows, where the +2 EV frame is not clipped: the fill is a real prediction.
+        edge += d;
+        edgeCount++;
+      }
+    }
+  }
+  assert.equal(inside, 0);
+  assert.ok(edge / edgeCount < 0.05, `mean error of the filled edge ${(edge / edgeCount).toFixed(3)}`);
+});
