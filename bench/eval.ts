@@ -1,6 +1,9 @@
+import { runRestoration } from './eval-restoration.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
-const sections: [string, SectionRunner][] = [];
+const sections: [string, SectionRunner][] = [
+  ['restoration', runRestoration],
+];
 
 await runSections(sections, process.argv.slice(2));

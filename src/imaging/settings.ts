@@ -25,7 +25,7 @@ export interface DevelopSettings {
   version: typeof SETTINGS_VERSION;
   /** EV, −5..5: linear-light gain of 2^exposure. */
   exposure: number;
-  /** −100..100: slope of the tone curve around 18 % grey (in log space), white and black stay put. */
+  /** −100..100: log-space slope of the tone curve through 18 % grey, ×1.5^(contrast/100); raising it lets the brightest tones clip. */
   contrast: number;
   /** −100..100: local, edge-aware; negative darkens bright regions (recovery). */
   highlights: number;
