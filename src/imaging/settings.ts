@@ -317,8 +317,8 @@ export const BUILT_IN_STYLES: Readonly<Record<'natural' | 'bright-airy' | 'warm-
 };
 
 /** Adds a style's (or any) biases to settings, clamped into range. */
-export function applyBias(settings: DevelopSettings, bias: Partial<StyleBias>): DevelopSettings {
-  const { warmth = 0, ...sliders } = bias;
+export function applyBias(settings: DevelopSettings, bias: Partial<Style>): DevelopSettings {
+  const { warmth = 0, name: _name, ...sliders } = bias;
   const out = applyDelta(settings, sliders);
   out.temperature = clamp(1e6 / (1e6 / out.temperature - warmth), SETTING_RANGES.temperature);
   return out;

@@ -20,13 +20,20 @@ const CELL = (2 * RANGE) / BINS;
 const MIRED_STEP = 4;
 const TINT_STEP = 5;
 const TINT_LIMIT = 40;
-/** Prior widths: how far from the reference white a light may plausibly be. */
-const SIGMA_MIRED = 70;
+/**
+ * Prior widths: how far from the reference white a light may plausibly be. Warm lights
+ * (tungsten, sunset) are common and far; cool ones rarely pass open shade, while blue sky
+ * and water are common surfaces that would pass for a cool light, so the cool side is narrow.
+ */
+const SIGMA_MIRED_WARM = 70;
+const SIGMA_MIRED_COOL = 35;
 const SIGMA_TINT = 6;
 /** Uncertainty of a measured tint. */
 const TINT_NOISE = 6;
 /** Typical error of gray-edge in log-chroma: its estimate is a soft third term of the score. */
 const SIGMA_EDGE = 0.15;
+/** How far the refinement may move from the winning candidate, in log-chroma. */
+const REFINE_LIMIT = 0.04;
 /** Pixels within this log-chroma distance of a light count as neutral under it. */
 const NEUTRAL_RADIUS = 0.06;
 
@@ -123,8 +130,10 @@ export function estimateWhite(image: LinearImage): WhiteEstimate {
       const iu = Math.round((u + RANGE) / CELL - 0.5);
       const iv = Math.round((v + RANGE) / CELL - 0.5);
       const vote = iu >= 0 && iu < BINS && iv >= 0 && iv < BINS ? density[iv * BINS + iu]! / total : 0;
-      const prior = ((m - refMired) / SIGMA_MIRED) ** 2 / 2 + (tint / SIGMA_TINT) ** 2 / 2;
-      const agreement = edge ? ((u - edgeU) ** 2 + (v - edgeV) ** 2) / (2 * SIGMA_EDGE * SIGMA_EDGE) : 0;
+      const prior = ((m - refMired) / (m > refMired ? SIGMA_MIRED_WARM : SIGMA_MIRED_COOL)) ** 2 / 2 + (tint / SIGMA_TINT) ** 2 / 2;
+      // Cauchy, not Gaussian: an edge estimate far from every plausible light (a scene of
+      // one colour) should barely rank the candidates, leaving the decision to the prior.
+      const agreement = edge ? Math.log(1 + ((u - edgeU) ** 2 + (v - edgeV) ** 2) / (SIGMA_EDGE * SIGMA_EDGE)) : 0;
       const score = Math.log(vote + 1e-3) - prior - agreement;
       if (score > best.score) best = { score, u, v };
     }
@@ -145,8 +154,11 @@ export function estimateWhite(image: LinearImage): WhiteEstimate {
     sw += w;
   }
   const share = sw / total;
-  const u = sw > 0 ? su / sw : best.u;
-  const v = sw > 0 ? sv / sw : best.v;
+  // The refinement may move the light within the candidate's neighbourhood, not leave it
+  // for the colour of a big surface next to it.
+  const limit = (mean: number, centre: number) => centre + Math.max(-REFINE_LIMIT, Math.min(REFINE_LIMIT, mean - centre));
+  const u = sw > 0 ? limit(su / sw, best.u) : best.u;
+  const v = sw > 0 ? limit(sv / sw, best.v) : best.v;
   const white = whiteFromIlluminant([Math.exp(u), 1, Math.exp(v)]);
   // Little neutral evidence means the answer rests on the prior and gray-edge alone: move
   // only part of the way (shrinkage), since a wrong correction costs more than a missed one.
