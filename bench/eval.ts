@@ -1,11 +1,13 @@
 import { evalFaces } from './eval-faces.js';
 import { evalHdr } from './eval-hdr.js';
 import { evalPerspective } from './eval-perspective.js';
+import { runRestoration } from './eval-restoration.js';
 import { evalSky } from './eval-sky.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
 const sections: [string, SectionRunner][] = [
+  ['restoration', runRestoration],
   ['hdr', evalHdr],
   ['perspective', evalPerspective],
   ['sky', evalSky],

@@ -55,17 +55,25 @@ function rawInput(image: Image16): Sharp {
 }
 
 /**
- * The largest rectangle of the original's aspect ratio, centred, inside a picture of
- * width × height rotated by angle degrees, in the coordinates of the rotated bounding
- * canvas of size canvasWidth × canvasHeight. Rounded inwards so no corner shows.
+ * Scale of the largest rectangle of the original's aspect ratio, centred, that fits
+ * inside a width × height picture rotated by angle degrees.
  */
-export function straightenedFrame(width: number, height: number, angle: number, canvasWidth: number, canvasHeight: number): Box {
+export function straightenScale(width: number, height: number, angle: number): number {
   const t = (Math.abs(angle) * Math.PI) / 180;
   const c = Math.cos(t);
   const sn = Math.sin(t);
-  const scale = Math.min(width / (width * c + height * sn), height / (width * sn + height * c));
-  const w = Math.floor(width * scale) - (angle === 0 ? 0 : 2);
-  const h = Math.floor(height * scale) - (angle === 0 ? 0 : 2);
+  return Math.min(width / (width * c + height * sn), height / (width * sn + height * c));
+}
+
+/**
+ * That rectangle in the coordinates of the rotated bounding canvas of size
+ * canvasWidth × canvasHeight, rounded inwards so no corner of the canvas shows.
+ */
+export function straightenedFrame(width: number, height: number, angle: number, canvasWidth: number, canvasHeight: number): Box {
+  const scale = straightenScale(width, height, angle);
+  const margin = angle === 0 ? 0 : 2;
+  const w = Math.floor(width * scale) - margin;
+  const h = Math.floor(height * scale) - margin;
   return { x: Math.ceil((canvasWidth - w) / 2), y: Math.ceil((canvasHeight - h) / 2), width: w, height: h };
 }
 
