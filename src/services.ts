@@ -9,9 +9,14 @@ import { BatchService } from './domain/batch.js';
 import { DeliveriesService } from './domain/deliveries.js';
 import { I2iEditingService } from './domain/i2i-editing.js';
 import { PhotoPlanner } from './domain/photo-plan.js';
+import { ProfileEditingService, stageStatus } from './domain/profile-editing.js';
+import { ProfilesService } from './domain/profiles.js';
 import { ProjectsService, projectStatus } from './domain/projects.js';
+import { SkyTemplatesService } from './domain/sky-templates.js';
 import { SubmissionChecks } from './domain/submission.js';
 import { UploadsService } from './domain/uploads.js';
+import { BUILT_IN_STYLES } from './imaging/settings.js';
+import { builtInSkyTemplates } from './imaging/sky/templates.js';
 import { ImagingPool } from './jobs/imaging-pool.js';
 import { JobQueue } from './jobs/queue.js';
 import { LinkSigner } from './storage/link-signer.js';
@@ -27,13 +32,17 @@ export interface Services {
   queue: JobQueue;
   /** Emits 'work' when jobs were queued, so local runners start them without waiting for a poll. */
   workSignal: EventEmitter;
+  /** Batch photo development, on as many threads as cores. */
   imaging: ImagingPool;
   accounts: AccountsService;
   projects: ProjectsService;
   uploads: UploadsService;
   deliveries: DeliveriesService;
   batches: BatchService;
+  profiles: ProfilesService;
+  skyTemplates: SkyTemplatesService;
   i2iEditing: I2iEditingService;
+  profileEditing: ProfileEditingService;
   close(): Promise<void>;
 }
 
@@ -53,9 +62,16 @@ export async function createServices(config: Config): Promise<Services> {
   const workSignal = new EventEmitter();
   const wake = () => workSignal.emit('work');
   const imaging = new ImagingPool(config.imagingThreads);
+
   const accounts = new AccountsService(repos);
-  const deliveries = new DeliveriesService(repos, blobs, queue, wake);
+  const projects = new ProjectsService(repos);
   const uploads = new UploadsService(repos, blobs);
+  const deliveries = new DeliveriesService(repos, blobs, queue, wake);
+  const profiles = new ProfilesService(repos);
+  const skyTemplates = new SkyTemplatesService(repos, blobs, (source) => imaging.skyPreview(source));
+  await profiles.ensureBuiltIns(Object.entries(BUILT_IN_STYLES).map(([key, style]) => ({ key, name: style.name, style })));
+  await skyTemplates.ensureBuiltIns(builtInSkyTemplates());
+
   const batches = new BatchService({
     db: db.kysely,
     repos,
@@ -64,17 +80,12 @@ export async function createServices(config: Config): Promise<Services> {
     accounts,
     deliveries,
     callbackAllowPrivate: config.callbackAllowPrivate,
-    statusOf: (project) => projectStatus(project.state),
+    statusOf: (project, stage) => (stage === 'i2i' ? projectStatus(project.state) : stageStatus(stage === 'export' ? project.export_state : project.state)),
     wake,
   });
-  const planner = new PhotoPlanner({
-    repos,
-    blobs,
-    uploads,
-    frameInfo: (bytes, fileName) => imaging.frameInfo(bytes, fileName),
-    groupBrackets: (frames) => frames.map((f) => [f.fileName]),
-  });
-  const checks = new SubmissionChecks({ repos, blobs, uploads, skyTemplateIds: async () => [1, 2, 3, 4], callbackAllowPrivate: config.callbackAllowPrivate });
+  const planner = new PhotoPlanner({ repos, blobs, uploads, frameInfo: (bytes, fileName) => imaging.frameInfo(bytes, fileName) });
+  const checks = new SubmissionChecks({ repos, blobs, uploads, callbackAllowPrivate: config.callbackAllowPrivate });
+
   return {
     config,
     db,
@@ -85,11 +96,14 @@ export async function createServices(config: Config): Promise<Services> {
     workSignal,
     imaging,
     accounts,
-    projects: new ProjectsService(repos),
+    projects,
     uploads,
     deliveries,
     batches,
-    i2iEditing: new I2iEditingService(checks, batches, planner, (frames, options) => imaging.developI2i(frames, options)),
+    profiles,
+    skyTemplates,
+    i2iEditing: new I2iEditingService(checks, batches, planner, skyTemplates, (frames, options, sky) => imaging.developI2i(frames, options, sky)),
+    profileEditing: new ProfileEditingService({ repos, blobs, checks, batches, planner, profiles, skyTemplates, developer: imaging }),
     close: async () => {
       await imaging.close();
       await db.close();

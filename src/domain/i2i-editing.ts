@@ -2,6 +2,7 @@ import type { Account, Output, Project } from '../db/schema.js';
 import type { BatchService, DevelopedOutput, Stage } from './batch.js';
 import { nowIso } from './clock.js';
 import type { PhotoPlanner, SourceFrame } from './photo-plan.js';
+import type { SkySource, SkyTemplatesService } from './sky-templates.js';
 import type { SubmissionChecks } from './submission.js';
 
 /** The options of a Smart Editing edit request (reference §2.4); all off by default. */
@@ -23,7 +24,7 @@ export const enabledTools = (options: I2iEditOptions): string[] =>
   (['hdr_merge', 'perspective_correction', 'sky_replacement'] as const).filter((tool) => options[tool]);
 
 /** The engine's part of Smart Editing: develop frames (merged when several) into a finished JPEG. */
-export type DevelopI2i = (frames: SourceFrame[], options: I2iEditOptions) => Promise<DevelopedOutput>;
+export type DevelopI2i = (frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null) => Promise<DevelopedOutput>;
 
 /** Smart Editing: the edit request, and its stage of one JPEG per photo or HDR group. */
 export class I2iEditingService {
@@ -31,6 +32,7 @@ export class I2iEditingService {
     private readonly checks: SubmissionChecks,
     private readonly batches: BatchService,
     private readonly planner: PhotoPlanner,
+    private readonly skyTemplates: SkyTemplatesService,
     develop: DevelopI2i,
   ) {
     const stage: Stage = {
@@ -39,8 +41,11 @@ export class I2iEditingService {
       column: 'state',
       notifies: true,
       plan: (project: Project) => this.planner.plan(project, { hdr: optionsOf(project).hdr_merge, extension: '.jpg' }),
-      develop: async (project: Project, output: Output) =>
-        develop(await this.planner.frames(project, JSON.parse(output.sources) as string[]), optionsOf(project)),
+      develop: async (project: Project, output: Output) => {
+        const options = optionsOf(project);
+        const sky = options.sky_replacement && options.sky_replacement_template_id !== null ? await this.skyTemplates.source(options.sky_replacement_template_id) : null;
+        return develop(await this.planner.frames(project, JSON.parse(output.sources) as string[]), options, sky);
+      },
     };
     batches.register(stage);
   }
@@ -49,10 +54,11 @@ export class I2iEditingService {
     if (project.state !== 'created') return EDIT_ACCEPTED_MESSAGE;
     const photos = await this.checks.uploadedPhotos(project);
     await this.checks.manifests(project, photos);
-    if (request.sky_replacement) await this.checks.skyTemplate(request.sky_replacement_template_id);
-    await this.checks.callbackUrl(request.callback_url);
-    await this.checks.trialCap(account, photos.length);
     const { callback_url, ...options } = request;
+    // No template named: the default one, fixed now so that a later change of default does not change this edit.
+    if (options.sky_replacement) options.sky_replacement_template_id = (await this.skyTemplates.resolve(options.sky_replacement_template_id)).id;
+    await this.checks.callbackUrl(callback_url);
+    await this.checks.trialCap(account, photos.length);
     await this.batches.start(project, 'i2i', ['created'], {
       options: JSON.stringify(options),
       ai_tools: JSON.stringify(enabledTools(options)),

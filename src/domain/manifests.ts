@@ -1,3 +1,4 @@
+import { MAX_BRACKET_FRAMES, MIN_BRACKET_FRAMES } from '../imaging/hdr/index.js';
 import { InvalidRequest } from './errors.js';
 
 /** Clockwise rotations the orientations file may ask for. */
@@ -22,6 +23,9 @@ export function parseHdrGroups(text: string, photos: ReadonlySet<string>): strin
   const seen = new Map<string, number>();
   return value.map((group, g) => {
     if (!Array.isArray(group) || group.length === 0 || !group.every((n) => typeof n === 'string')) throw new InvalidRequest(`${shape}; group ${g + 1} is not.`);
+    if ((group.length > 1 && group.length < MIN_BRACKET_FRAMES) || group.length > MAX_BRACKET_FRAMES) {
+      throw new InvalidRequest(`hdr_groups.json: group ${g + 1} has ${group.length} photos; a bracket has ${MIN_BRACKET_FRAMES} to ${MAX_BRACKET_FRAMES} (a single photo is edited alone).`);
+    }
     for (const name of group as string[]) {
       if (!photos.has(name)) throw new InvalidRequest(`hdr_groups.json: group ${g + 1} names "${name}", which is not a photo of this project.`);
       const other = seen.get(name);

@@ -1,19 +1,15 @@
 import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
 import type { Output, Project } from '../db/schema.js';
+import { type BracketCandidate, groupBrackets, middleFrame } from '../imaging/hdr/index.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { PlannedOutput } from './batch.js';
 import { parseHdrGroups, parseOrientations, type Rotation } from './manifests.js';
 import { storageKeys } from './storage-keys.js';
 import type { UploadsService } from './uploads.js';
 
-/** The photo metadata bracket grouping needs. */
-export interface FrameInfo {
-  fileName: string;
-  captureTime: string | null;
-  exposureBias: number | null;
-  exposureTime: number | null;
-}
+/** A photo and its metadata, for bracket grouping. */
+export type FrameInfo = BracketCandidate;
 
 /** A source photo as the imaging threads receive it. */
 export interface SourceFrame {
@@ -32,19 +28,12 @@ export function outputName(source: string, extension: string, taken: Set<string>
   return name;
 }
 
-/** The frame an HDR group's output is named after: the middle exposure, by bias or else by exposure time. */
-export function middleFrame(frames: FrameInfo[]): FrameInfo {
-  const exposure = (f: FrameInfo) => f.exposureBias ?? (f.exposureTime ? Math.log2(f.exposureTime) : 0);
-  const sorted = [...frames].sort((a, b) => exposure(a) - exposure(b) || a.fileName.localeCompare(b.fileName));
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
 export interface PhotoPlanDeps {
   repos: Repos;
   blobs: BlobStore;
   uploads: UploadsService;
+  /** Reads a photo's metadata (off the API's thread). */
   frameInfo(bytes: Buffer, fileName: string): Promise<FrameInfo>;
-  groupBrackets(frames: FrameInfo[]): string[][];
 }
 
 /** Turns a project's photos into outputs, and loads an output's source frames. */
@@ -64,13 +53,13 @@ export class PhotoPlanner {
       const frames = await Promise.all(photos.map(async (name) => this.deps.frameInfo(await blobs.read(storageKeys.original(project.uuid, name)), name)));
       infos = new Map(frames.map((f) => [f.fileName, f]));
       const manifest = await uploads.readManifest(project, 'hdr_groups');
-      const listed = manifest !== null ? parseHdrGroups(manifest, new Set(photos)) : this.deps.groupBrackets(frames);
+      const listed = manifest !== null ? parseHdrGroups(manifest, new Set(photos)) : groupBrackets(frames);
       const grouped = new Set(listed.flat());
       groups = [...listed, ...photos.filter((p) => !grouped.has(p)).map((p) => [p])];
     }
     const taken = new Set<string>();
     return groups.map((sources) => {
-      const named = sources.length > 1 ? middleFrame(sources.map((s) => infos.get(s)!)).fileName : sources[0]!;
+      const named = sources.length > 1 ? middleFrame(sources.map((s) => infos.get(s)!)) : sources[0]!;
       return { fileName: outputName(named, options.extension, taken), sources };
     });
   }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
 import type { Account, Output, Profile, Project, ProjectState } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
-import type { BatchService, DevelopedOutput, Stage, StageName } from './batch.js';
+import type { BatchService, DevelopedOutput, StageName } from './batch.js';
 import { nowIso } from './clock.js';
 import { InvalidRequest } from './errors.js';
 import { photoKind } from './file-types.js';
@@ -60,7 +60,7 @@ export const ACCEPTED = {
 /** The engine's parts of the profile flow, run on the imaging threads. */
 export interface ProfileDeveloper {
   /** Estimates settings (biased by the profile's style) and writes them as an XMP sidecar, with a rendered preview. */
-  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: unknown; isRaw: boolean; sky: SkySource | null; xmpName: string; mergedName: string }): Promise<DevelopedOutput>;
+  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: unknown; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput>;
   /** Renders settings at full resolution to a JPEG. */
   export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput>;
   /** Resizes, watermarks, converts an exported JPEG. */
@@ -185,9 +185,7 @@ export class ProfileEditingService {
     return this.deps.developer.edit(await this.deps.planner.frames(project, sources), {
       options,
       style: JSON.parse(profile.style),
-      isRaw: profile.image_type === 'RAW',
       sky: await this.sky(options),
-      xmpName: output.file_name,
       mergedName: `${base}${options.hdr_output_compression === 'LOSSLESS' ? '.tif' : '.jpg'}`,
     });
   }
@@ -235,6 +233,3 @@ const TOOL_OPTIONS = [
 function enabledOptions(options: ProfileEditOptions): string[] {
   return TOOL_OPTIONS.filter((o) => options[o]);
 }
-
-/** Unused-stage guard kept in one place: Stage objects are registered in the constructor. */
-export type { Stage };

@@ -11,8 +11,6 @@ export interface SubmissionDeps {
   repos: Repos;
   blobs: BlobStore;
   uploads: UploadsService;
-  /** Ids of the sky templates an edit may name. */
-  skyTemplateIds: () => Promise<number[]>;
   callbackAllowPrivate: boolean;
 }
 
@@ -37,12 +35,6 @@ export class SubmissionChecks {
     if (groups !== null) parseHdrGroups(groups, names);
     const orientations = await this.deps.uploads.readManifest(project, 'orientations');
     if (orientations !== null) parseOrientations(orientations, names);
-  }
-
-  async skyTemplate(id: number | null): Promise<void> {
-    if (id === null) return;
-    const ids = await this.deps.skyTemplateIds();
-    if (!ids.includes(id)) throw new InvalidRequest(`Sky template ${id} not found. Available templates: ${ids.join(', ')}.`);
   }
 
   async callbackUrl(url: string | null): Promise<void> {

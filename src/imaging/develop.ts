@@ -1,36 +1,159 @@
 /**
- * The whole development of one output, as the service asks for it: decode the frames,
- * merge brackets, estimate settings, render, encode. Pure like the rest of imaging/.
+ * The developments the service asks for, each from source bytes to encoded files:
+ * decode (merging brackets), estimate the settings (with the detectors the options call
+ * for), render, encode. Pure like the rest of imaging/: bytes in, bytes out.
  */
-import { decodeImage } from './decode.js';
-import { encodeJpeg, encodeThumbnail } from './encode.js';
+import { type DecodedPhoto, decodeImage } from './decode.js';
+import { encodeJpeg, encodeThumbnail, encodeTiff16 } from './encode.js';
+import { type EstimateOptions, estimate } from './estimate.js';
+import { detectFaces } from './faces/detect.js';
+import { applyGeometry, autoCrop, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
+import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
+import { resizeImage16 } from './hdr/resize.js';
+import { render, type RenderContext } from './render.js';
+import type { DevelopSettings, Style } from './settings.js';
+import { MIN_SKY_COVERAGE, skyMask } from './sky/mask.js';
+import { toXmp } from './xmp.js';
+import type { Image16, PhotoMetadata } from './types.js';
 
-export interface DevelopFrame {
+export interface SourceFrame {
   fileName: string;
   bytes: Buffer;
   /** Clockwise degrees after the file's own orientation. */
   rotate: 0 | 90 | 180 | 270;
 }
 
-export interface DevelopOptions {
-  hdrMerge: boolean;
-  perspectiveCorrection: boolean;
-  skyReplacement: boolean;
-  skyTemplateId: number | null;
+/** The image an output is developed from: one photo, or the merge of a bracket. */
+export interface Source {
+  image: Image16;
+  metadata: PhotoMetadata;
+  isRaw: boolean;
+  /** Frames merged into it (1 for a single photo). */
+  frames: number;
+  /** The darkest frame of a merged bracket, at the image's size: window pull takes blown windows from it. */
+  darkFrame?: Image16;
+}
+
+/** Decodes the frames; several are merged into one HDR image of at most DEFAULT_OUTPUT_LONG_EDGE (reference §4.6). */
+export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?: number } = {}): Promise<Source> {
+  if (frames.length === 0) throw new Error('Expected at least one frame but received none');
+  const decode = (f: SourceFrame, maxLongEdge?: number): Promise<DecodedPhoto> =>
+    decodeImage(f.bytes, { fileName: f.fileName, rotate: f.rotate, ...(maxLongEdge ? { maxLongEdge } : {}) });
+  if (frames.length === 1) {
+    const decoded = await decode(frames[0]!, options.maxLongEdge);
+    return { image: decoded.image, metadata: decoded.metadata, isRaw: decoded.format === 'raw', frames: 1 };
+  }
+  const longEdge = Math.min(options.maxLongEdge ?? DEFAULT_OUTPUT_LONG_EDGE, DEFAULT_OUTPUT_LONG_EDGE);
+  const decoded: DecodedPhoto[] = [];
+  // One at a time: a bracket of 24 MP RAWs at once would need gigabytes.
+  for (const frame of frames) decoded.push(await decode(frame, longEdge));
+  const sizes = new Set(decoded.map((d) => `${d.image.width}x${d.image.height}`));
+  if (sizes.size > 1) throw new Error(`the frames of a bracket must have one size, got ${[...sizes].join(', ')}`);
+  const merged = await mergeBrackets(decoded.map((d) => d.image), { outputLongEdge: longEdge });
+  const reference = decoded[merged.referenceIndex]!;
+  const dark = decoded[merged.darkestIndex]!.image;
+  return {
+    image: merged.image,
+    metadata: reference.metadata,
+    isRaw: reference.format === 'raw',
+    frames: frames.length,
+    ...(dark.width === merged.image.width && dark.height === merged.image.height ? { darkFrame: dark } : {}),
+  };
+}
+
+/** What an automatic edit is asked for. */
+export interface AutoEdit {
+  style?: Style;
+  photographyType?: string | null;
+  options: EstimateOptions;
+}
+
+/**
+ * The settings of an automatic edit: estimate for exposure, colour and tone, then the
+ * detectors the options call for (verticals, horizon, crops, sky).
+ */
+export async function automaticSettings(source: Source, edit: AutoEdit): Promise<DevelopSettings> {
+  const { options } = edit;
+  const settings = estimate(source.image, {
+    ...(edit.style ? { style: edit.style } : {}),
+    ...(edit.photographyType ? { photographyType: edit.photographyType } : {}),
+    // hdr_merge asks for merging; what counts is whether this output is a merge.
+    options: { ...options, hdrMerge: source.frames > 1, ...(source.frames > 1 ? { hdrFrames: source.frames } : {}) },
+    metadata: source.metadata,
+  });
+  if (options.perspectiveCorrection) {
+    const found = detectPerspective(source.image);
+    settings.perspective = { vertical: found.vertical, horizontal: found.horizontal };
+    settings.straightenAngle = found.straightenAngle;
+  } else if (options.straighten) {
+    settings.straightenAngle = detectStraighten(source.image).angle;
+  }
+  if (options.skyReplacement) {
+    const sky = await skyMask(source.image);
+    // No sky in the photo: nothing to replace.
+    if (sky.coverage < MIN_SKY_COVERAGE) settings.sky = null;
+  }
+  if (settings.autoCrop) {
+    const framed = await applyGeometry(source.image, { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
+    const { mode, aspectRatio } = settings.autoCrop;
+    settings.crop =
+      mode === 'portrait' || mode === 'headshot'
+        ? portraitCrop(framed, await detectFaces(framed), { mode, ...(aspectRatio ? { aspect: aspectRatio } : {}), image: framed })
+        : autoCrop(framed, { mode, aspect: aspectRatio });
+  }
+  return settings;
 }
 
 export interface Developed {
-  jpeg: Buffer;
-  thumbnail: Buffer;
-  settings: unknown;
+  bytes: Buffer;
+  thumbnail: Buffer | null;
+  settings?: DevelopSettings;
+  companion?: { fileName: string; bytes: Buffer };
 }
 
-export async function developPhoto(frames: DevelopFrame[], _options: DevelopOptions): Promise<Developed> {
-  if (frames.length === 0) throw new Error('Expected at least one frame to develop but received none');
-  const decoded = await decodeImage(frames[0]!.bytes, { fileName: frames[0]!.fileName, rotate: frames[0]!.rotate });
-  return {
-    jpeg: await encodeJpeg(decoded.image, { metadata: decoded.metadata }),
-    thumbnail: await encodeThumbnail(decoded.image),
-    settings: {},
-  };
+function renderContext(source: Source, context: RenderContext): RenderContext {
+  return { ...context, ...(source.darkFrame ? { darkFrame: source.darkFrame } : {}) };
+}
+
+/** Smart Editing: an automatic edit rendered to a finished JPEG. */
+export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
+  const source = await sourceImage(frames);
+  const settings = await automaticSettings(source, edit);
+  const image = await render(source.image, settings, renderContext(source, context));
+  return { bytes: await encodeJpeg(image, { metadata: source.metadata }), thumbnail: await encodeThumbnail(image), settings };
+}
+
+/**
+ * Profile flow edit: the settings as an XMP sidecar for the original, a rendered preview
+ * for thumbnails, and for a merged bracket the merged image (the XMP applies to it).
+ */
+export async function developSidecar(
+  frames: SourceFrame[],
+  edit: AutoEdit & { mergedName: string; lossless: boolean },
+  context: RenderContext = {},
+): Promise<Developed> {
+  const source = await sourceImage(frames);
+  const settings = await automaticSettings(source, edit);
+  const preview = await render(await shrink(source.image, 1024), settings, renderContext(source, context));
+  const xmp = Buffer.from(toXmp(settings, { isRaw: source.isRaw && source.frames === 1, sourceFileName: source.frames > 1 ? edit.mergedName : frames[0]!.fileName }));
+  const developed: Developed = { bytes: xmp, thumbnail: await encodeThumbnail(preview), settings };
+  if (source.frames > 1) {
+    const merged = edit.lossless ? await encodeTiff16(source.image, { metadata: source.metadata }) : await encodeJpeg(source.image, { metadata: source.metadata, quality: 95 });
+    developed.companion = { fileName: edit.mergedName, bytes: merged };
+  }
+  return developed;
+}
+
+/** Renders given settings at full resolution: exports, and Copilot's finalize. */
+export async function developWithSettings(frames: SourceFrame[], settings: DevelopSettings, context: RenderContext = {}): Promise<Developed> {
+  const source = await sourceImage(frames);
+  const image = await render(source.image, settings, renderContext(source, context));
+  return { bytes: await encodeJpeg(image, { metadata: source.metadata }), thumbnail: await encodeThumbnail(image), settings };
+}
+
+/** A smaller copy (long edge at most `longEdge`), for previews. */
+async function shrink(image: Image16, longEdge: number): Promise<Image16> {
+  const scale = longEdge / Math.max(image.width, image.height);
+  if (scale >= 1) return image;
+  return resizeImage16(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
 }

@@ -1,26 +1,29 @@
 /**
  * render(image, settings): the one renderer. Stages, in this order:
  *
- *   1. geometry      straighten (rotation about the centre, cropped to the largest
- *                    rectangle of the original aspect ratio), then `crop`
- *   2. develop       one fused pass per pixel: white balance + exposure (a 3×3 matrix in
+ *   1. geometry      straighten and perspective in one resampling, cropped to the largest
+ *                    rectangle of the original aspect ratio, then `crop` (geometry/)
+ *   2. composites    window pull (from the darkest bracket when there is one), then sky
+ *                    replacement: before tone, so the new sky is developed like the rest
+ *   3. develop       one fused pass per pixel: white balance + exposure (a 3×3 matrix in
  *                    linear light) → local tone (highlights, shadows, clarity on an
  *                    edge-aware base layer) → tone curve (contrast, whites, blacks, sRGB
  *                    encoding; a lookup table) → colour (vibrance, saturation)
- *   3. detail        noise reduction, then sharpening
- *
- * Perspective, sky replacement, window pull, skin smoothing and hdr are carried in the
- * settings but not applied here: perspective belongs to the geometry stage, the others to
- * a composite stage after detail (docs/imaging-engine.md).
+ *   4. detail        noise reduction, then sharpening
+ *   5. retouch       skin smoothing
  */
-import sharp, { type Sharp } from 'sharp';
 import { LUMA_B, LUMA_G, LUMA_R, srgb16ToLinearLut, whiteBalanceMatrix } from './colour.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
 import { reduceNoise, sharpen } from './tone/detail.js';
 import { buildToneLut, TONE_LUT_SIZE } from './tone/curve.js';
 import { buildLocalTone, hasLocalTone, type LocalTone } from './tone/local.js';
 import { linearPreview, transformLinear } from './tone/preview.js';
-import type { Box, Image16 } from './types.js';
+import { applyGeometry } from './geometry/index.js';
+import { smoothSkin } from './local/skin.js';
+import { windowPull } from './local/window-pull.js';
+import { replaceSky } from './sky/replace.js';
+import type { SkyTemplate } from './sky/templates.js';
+import type { Image16 } from './types.js';
 
 /** Long edge of the preview the local-tone base layer is computed on. */
 const LOCAL_TONE_PREVIEW_EDGE = 512;
@@ -35,69 +38,45 @@ export function assertImage16(image: unknown, name = 'image'): asserts image is 
   if (img.data.length !== img.width! * img.height! * 3) throw new Error(`Expected ${name}.data to hold width × height × 3 = ${img.width! * img.height! * 3} values but it holds ${img.data.length}`);
 }
 
-export async function render(image: Image16, settings: DevelopSettings): Promise<Image16> {
+/** What some settings need beyond the image. */
+export interface RenderContext {
+  /** Operators' sky templates by id; built-in ids are rendered procedurally. */
+  skyTemplates?: ReadonlyMap<number, SkyTemplate>;
+  /** The darkest frame of the bracket the image was merged from, same size: window pull recovers windows from it. */
+  darkFrame?: Image16;
+}
+
+export async function render(image: Image16, settings: DevelopSettings, context: RenderContext = {}): Promise<Image16> {
   assertImage16(image);
   const s = validateSettings(settings);
   const framed = await geometryStage(image, s);
-  const developed = developStage(framed, s);
+  const composed = await compositeStage(framed, s, context.darkFrame && (await geometryStage(context.darkFrame, s)), context.skyTemplates);
+  const developed = developStage(composed, s);
   await detailStage(developed, s);
-  return developed;
+  return s.smoothSkin > 0 ? smoothSkin(developed, s.smoothSkin) : developed;
 }
 
-function fromRaw(buffer: Buffer, width: number, height: number): Image16 {
-  // A Uint16Array view needs an even offset; copy in the rare case it is not.
-  const bytes = buffer.byteOffset % 2 === 0 ? buffer : Buffer.from(buffer);
-  return { width, height, data: new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2) };
-}
-
-function rawInput(image: Image16): Sharp {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
-}
-
-/**
- * Scale of the largest rectangle of the original's aspect ratio, centred, that fits
- * inside a width × height picture rotated by angle degrees.
- */
-export function straightenScale(width: number, height: number, angle: number): number {
-  const t = (Math.abs(angle) * Math.PI) / 180;
-  const c = Math.cos(t);
-  const sn = Math.sin(t);
-  return Math.min(width / (width * c + height * sn), height / (width * sn + height * c));
-}
-
-/**
- * That rectangle in the coordinates of the rotated bounding canvas of size
- * canvasWidth × canvasHeight, rounded inwards so no corner of the canvas shows.
- */
-export function straightenedFrame(width: number, height: number, angle: number, canvasWidth: number, canvasHeight: number): Box {
-  const scale = straightenScale(width, height, angle);
-  const margin = angle === 0 ? 0 : 2;
-  const w = Math.floor(width * scale) - margin;
-  const h = Math.floor(height * scale) - margin;
-  return { x: Math.ceil((canvasWidth - w) / 2), y: Math.ceil((canvasHeight - h) / 2), width: w, height: h };
-}
-
-/** A crop (fractions) of a frame, in pixels of the frame's canvas, at least 1 px. */
-function cropBox(frame: Box, crop: DevelopSettings['crop']): Box {
-  if (!crop) return frame;
-  const x0 = Math.round(frame.x + crop.left * frame.width);
-  const y0 = Math.round(frame.y + crop.top * frame.height);
-  const x1 = Math.max(x0 + 1, Math.round(frame.x + crop.right * frame.width));
-  const y1 = Math.max(y0 + 1, Math.round(frame.y + crop.bottom * frame.height));
-  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
-}
-
-/** Geometry: straighten, then crop. Returns the input itself when neither is set. */
-export async function geometryStage(image: Image16, s: DevelopSettings): Promise<Image16> {
-  if (s.straightenAngle === 0 && !s.crop) return image;
-  let canvas = image;
-  if (s.straightenAngle !== 0) {
-    const { data, info } = await rawInput(image).rotate(s.straightenAngle, { background: { r: 0, g: 0, b: 0 } }).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
-    canvas = fromRaw(data, info.width, info.height);
+/** Window pull and sky replacement, on the framed image before tone. */
+async function compositeStage(image: Image16, s: DevelopSettings, darkFrame: Image16 | undefined, skies: ReadonlyMap<number, SkyTemplate> | undefined): Promise<Image16> {
+  let out = image;
+  if (s.windowPull > 0) out = await windowPull(out, s.windowPull, darkFrame ? { darkFrame } : {});
+  if (s.sky) {
+    const template = skies?.get(s.sky.templateId) ?? s.sky.templateId;
+    out = await replaceSky(out, { template, strength: s.sky.strength });
   }
-  const box = cropBox(straightenedFrame(image.width, image.height, s.straightenAngle, canvas.width, canvas.height), s.crop);
-  const { data, info } = await rawInput(canvas).extract({ left: box.x, top: box.y, width: box.width, height: box.height }).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
-  return fromRaw(data, info.width, info.height);
+  return out;
+}
+
+
+
+/**
+ * Geometry: straighten and perspective, then crop (geometry/applyGeometry). The input
+ * itself when there is nothing to do. Our straightenAngle turns the picture clockwise;
+ * geometry's turns it counter-clockwise (Lightroom's CropAngle sign).
+ */
+export async function geometryStage(image: Image16, s: DevelopSettings): Promise<Image16> {
+  if (s.straightenAngle === 0 && !s.crop && s.perspective.vertical === 0 && s.perspective.horizontal === 0) return image;
+  return applyGeometry(image, { straightenAngle: -s.straightenAngle, perspective: s.perspective, crop: s.crop });
 }
 
 /** Linear-light matrix of white balance and exposure. */

@@ -6,7 +6,6 @@
  * sidecar round-trips whole; Lightroom ignores them.
  */
 import { REFERENCE_WHITE, TEMPERATURE_RANGE, mired } from './colour.js';
-import { straightenScale } from './render.js';
 import { defaultSettings, validateSettings, type AutoCropRequest, type DevelopSettings } from './settings.js';
 
 const CRS = 'http://ns.adobe.com/camera-raw-settings/1.0/';
@@ -33,6 +32,17 @@ export interface XmpOptions {
 const REF_MIRED = mired(REFERENCE_WHITE.temperature);
 const WARM_MIRED = mired(TEMPERATURE_RANGE.min);
 const COOL_MIRED = mired(TEMPERATURE_RANGE.max);
+
+/**
+ * Scale of the largest rectangle of the original's aspect ratio, centred, that fits
+ * inside a width × height picture rotated by angle degrees (Lightroom's straighten crop).
+ */
+function straightenScale(width: number, height: number, angle: number): number {
+  const t = (Math.abs(angle) * Math.PI) / 180;
+  const c = Math.cos(t);
+  const sn = Math.sin(t);
+  return Math.min(width / (width * c + height * sn), height / (width * sn + height * c));
+}
 
 export function incrementalTemperature(temperature: number): number {
   const m = mired(temperature);

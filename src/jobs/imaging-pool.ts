@@ -2,6 +2,9 @@ import { Piscina } from 'piscina';
 import type { DevelopedOutput } from '../domain/batch.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
 import type { FrameInfo, SourceFrame } from '../domain/photo-plan.js';
+import type { PostEditOptions, ProfileDeveloper, ProfileEditOptions } from '../domain/profile-editing.js';
+import type { SkySource } from '../domain/sky-templates.js';
+import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
 import { asBuffer, ownBytes } from './transfer.js';
 
 interface DevelopedBytes {
@@ -21,10 +24,10 @@ function developed(result: DevelopedBytes): DevelopedOutput {
 }
 
 /**
- * Photo development on a pool of worker threads sized to the cores, so that decoding and
- * rendering never hold up the API's event loop. Input bytes are moved to the thread, not copied.
+ * Photo development on a pool of worker threads, so that decoding and rendering never
+ * hold up the API's event loop. Input bytes are moved to the thread, not copied.
  */
-export class ImagingPool {
+export class ImagingPool implements ProfileDeveloper {
   private readonly pool: Piscina;
 
   constructor(threads: number) {
@@ -37,12 +40,22 @@ export class ImagingPool {
     });
   }
 
-  private run<T>(name: string, task: object, bytes: Uint8Array[]): Promise<T> {
-    return this.pool.run(task, { name, transferList: bytes.map((b) => b.buffer as ArrayBuffer) }) as Promise<T>;
+  /** Runs a task, moving every byte array found in `moved` to the worker. */
+  private async run<T>(name: string, task: object, moved: Uint8Array[] = []): Promise<T> {
+    return this.pool.run(task, { name, transferList: moved.map((b) => b.buffer as ArrayBuffer) }) as Promise<T>;
   }
 
-  private frames(frames: SourceFrame[]) {
+  private frames(frames: SourceFrame[]): FrameBytes[] {
     return frames.map((f) => ({ fileName: f.fileName, rotate: f.rotate, bytes: ownBytes(f.bytes) }));
+  }
+
+  private sky(sky: SkySource | null): SkyBytes | null {
+    return sky === null || 'builtinId' in sky ? sky : { id: sky.id, image: ownBytes(sky.image) };
+  }
+
+  /** Byte arrays of a task's frames and sky, to move rather than copy. */
+  private static movable(frames: FrameBytes[], sky: SkyBytes | null = null): Uint8Array[] {
+    return [...frames.map((f) => f.bytes), ...(sky && 'image' in sky ? [sky.image] : [])];
   }
 
   async frameInfo(bytes: Buffer, fileName: string): Promise<FrameInfo> {
@@ -50,9 +63,30 @@ export class ImagingPool {
     return this.run('frameInfo', { bytes: own, fileName }, [own]);
   }
 
-  async developI2i(frames: SourceFrame[], options: I2iEditOptions): Promise<DevelopedOutput> {
-    const moved = this.frames(frames);
-    return developed(await this.run<DevelopedBytes>('developI2i', { frames: moved, options }, moved.map((f) => f.bytes)));
+  async developI2i(frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null): Promise<DevelopedOutput> {
+    const f = this.frames(frames);
+    const s = this.sky(sky);
+    return developed(await this.run('developI2i', { frames: f, options, sky: s }, ImagingPool.movable(f, s)));
+  }
+
+  async edit(
+    frames: SourceFrame[],
+    job: { options: ProfileEditOptions; style: unknown; sky: SkySource | null; mergedName: string },
+  ): Promise<DevelopedOutput> {
+    const f = this.frames(frames);
+    const s = this.sky(job.sky);
+    return developed(await this.run('developEdit', { frames: f, options: job.options, style: job.style, sky: s, mergedName: job.mergedName }, ImagingPool.movable(f, s)));
+  }
+
+  async export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput> {
+    const f = this.frames(frames);
+    const s = this.sky(job.sky);
+    return developed(await this.run('exportPhoto', { frames: f, settings: job.settings, sky: s }, ImagingPool.movable(f, s)));
+  }
+
+  async post(bytes: Buffer, options: PostEditOptions): Promise<DevelopedOutput> {
+    const own = ownBytes(bytes);
+    return developed(await this.run('postEdit', { bytes: own, options }, [own]));
   }
 
   async thumbnail(jpeg: Buffer): Promise<Buffer> {
@@ -60,7 +94,18 @@ export class ImagingPool {
     return asBuffer(await this.run<Uint8Array>('thumbnail', { bytes: own }, [own]));
   }
 
+  async skyPreview(sky: SkySource): Promise<Buffer> {
+    const s = this.sky(sky)!;
+    return asBuffer(await this.run<Uint8Array>('skyPreview', { sky: s }, ImagingPool.movable([], s)));
+  }
+
+  async copilotSource(frames: SourceFrame[]): Promise<Buffer> {
+    const f = this.frames(frames);
+    return asBuffer(await this.run<Uint8Array>('copilotSource', { frames: f }, ImagingPool.movable(f)));
+  }
+
   close(): Promise<void> {
     return this.pool.destroy();
   }
 }
+

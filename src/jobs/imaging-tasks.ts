@@ -1,38 +1,133 @@
 /**
- * The functions the imaging worker threads run (src/jobs/imaging-pool.ts). Input bytes
- * arrive moved, not copied; the results (encoded files, small) are copied back.
+ * The functions the imaging worker threads run (src/jobs/imaging-pool.ts): the service's
+ * requests translated into the imaging library's terms. Input bytes arrive moved, not
+ * copied; the results (encoded files) are copied back.
  */
-import { decodeImage } from '../imaging/decode.js';
-import { developPhoto } from '../imaging/develop.js';
-import { encodeThumbnail } from '../imaging/encode.js';
-import { readMetadata } from '../imaging/metadata.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
+import type { PostEditOptions, ProfileEditOptions } from '../domain/profile-editing.js';
+import { decodeImage } from '../imaging/decode.js';
+import { type Developed, developFinished, developSidecar, developWithSettings, type SourceFrame, sourceImage } from '../imaging/develop.js';
+import { encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
+import type { EstimateOptions } from '../imaging/estimate.js';
+import { readMetadata } from '../imaging/metadata.js';
+import { postEdit as post } from '../imaging/post.js';
+import type { RenderContext } from '../imaging/render.js';
+import type { DevelopSettings, Style } from '../imaging/settings.js';
+import { type SkyTemplate, skyTemplateFromImage, skyTemplatePreview } from '../imaging/sky/templates.js';
 import { asBuffer } from './transfer.js';
 
-interface FrameBytes {
+/** A source frame as it crosses the thread boundary. */
+export interface FrameBytes {
   fileName: string;
   rotate: 0 | 90 | 180 | 270;
   bytes: Uint8Array;
 }
 
-const frames = (list: FrameBytes[]) => list.map((f) => ({ ...f, bytes: asBuffer(f.bytes) }));
+/** An operator's sky template as it crosses the thread boundary. */
+export type SkyBytes = { builtinId: number } | { id: number; image: Uint8Array };
 
-export async function developI2i(input: { frames: FrameBytes[]; options: I2iEditOptions }) {
-  const result = await developPhoto(frames(input.frames), {
-    hdrMerge: input.options.hdr_merge,
-    perspectiveCorrection: input.options.perspective_correction,
-    skyReplacement: input.options.sky_replacement,
-    skyTemplateId: input.options.sky_replacement_template_id,
+/** Long edge of Copilot's working copy: previews render from it in well under a second. */
+export const COPILOT_PREVIEW_EDGE = 2048;
+
+const frames = (list: FrameBytes[]): SourceFrame[] => list.map((f) => ({ ...f, bytes: asBuffer(f.bytes) }));
+
+/** The render context for a job's sky: operators' templates come as images, built-ins need nothing. */
+async function skyContext(sky: SkyBytes | null): Promise<RenderContext> {
+  if (!sky || 'builtinId' in sky) return {};
+  const template: SkyTemplate = await skyTemplateFromImage(asBuffer(sky.image), { id: sky.id, name: `template ${sky.id}` });
+  return { skyTemplates: new Map([[sky.id, template]]) };
+}
+
+const skyId = (sky: SkyBytes | null) => (sky === null ? undefined : 'builtinId' in sky ? sky.builtinId : sky.id);
+
+/** Smart Editing options as the estimator names them. */
+function i2iOptions(options: I2iEditOptions, sky: SkyBytes | null): EstimateOptions {
+  return {
+    hdrMerge: options.hdr_merge,
+    perspectiveCorrection: options.perspective_correction,
+    skyReplacement: options.sky_replacement && sky !== null,
+    ...(sky ? { skyTemplateId: skyId(sky)! } : {}),
+  };
+}
+
+/** Profile-flow options as the estimator names them. */
+function profileOptions(options: ProfileEditOptions, sky: SkyBytes | null): EstimateOptions {
+  return {
+    hdrMerge: options.hdr_merge,
+    perspectiveCorrection: options.perspective_correction,
+    skyReplacement: options.sky_replacement && sky !== null,
+    ...(sky ? { skyTemplateId: skyId(sky)! } : {}),
+    straighten: options.straighten,
+    crop: options.crop,
+    ...(options.crop_aspect_ratio ? { cropAspectRatio: options.crop_aspect_ratio } : {}),
+    portraitCrop: options.portrait_crop,
+    headshotCrop: options.headshot_crop,
+    smoothSkin: options.smooth_skin,
+    subjectMask: options.subject_mask,
+    windowPull: options.window_pull,
+  };
+}
+
+export async function developI2i(input: { frames: FrameBytes[]; options: I2iEditOptions; sky: SkyBytes | null }): Promise<Developed> {
+  return developFinished(frames(input.frames), { options: i2iOptions(input.options, input.sky) }, await skyContext(input.sky));
+}
+
+export async function developEdit(input: {
+  frames: FrameBytes[];
+  options: ProfileEditOptions;
+  style: Style;
+  sky: SkyBytes | null;
+  mergedName: string;
+}): Promise<Developed> {
+  const { options } = input;
+  return developSidecar(
+    frames(input.frames),
+    {
+      style: input.style,
+      photographyType: options.photography_type,
+      options: profileOptions(options, input.sky),
+      mergedName: input.mergedName,
+      lossless: options.hdr_output_compression === 'LOSSLESS',
+    },
+    await skyContext(input.sky),
+  );
+}
+
+export async function exportPhoto(input: { frames: FrameBytes[]; settings: DevelopSettings; sky: SkyBytes | null }): Promise<Developed> {
+  return developWithSettings(frames(input.frames), input.settings, await skyContext(input.sky));
+}
+
+export async function postEdit(input: { bytes: Uint8Array; options: PostEditOptions }): Promise<Developed> {
+  const { options } = input;
+  const bytes = await post(asBuffer(input.bytes), {
+    resizeLongEdge: options.resize_long_edge,
+    format: options.output_format,
+    quality: options.quality,
+    watermark: options.watermark,
+    stripMetadata: options.strip_metadata,
+    colorSpace: options.color_space === 'DISPLAY_P3' ? 'DISPLAY_P3' : 'sRGB',
   });
-  return { bytes: result.jpeg, thumbnail: result.thumbnail, settings: result.settings };
+  const preview = await decodeImage(bytes, { maxLongEdge: 1024 });
+  return { bytes, thumbnail: await encodeThumbnail(preview.image) };
 }
 
 export async function frameInfo(input: { bytes: Uint8Array; fileName: string }) {
-  const meta = await readMetadata(asBuffer(input.bytes), input.fileName);
-  return { fileName: input.fileName, captureTime: meta.captureTime, exposureBias: meta.exposureBias, exposureTime: meta.exposureTime };
+  return { fileName: input.fileName, metadata: await readMetadata(asBuffer(input.bytes), input.fileName) };
 }
 
-export async function thumbnail(input: { bytes: Uint8Array }) {
+export async function thumbnail(input: { bytes: Uint8Array }): Promise<Buffer> {
   const decoded = await decodeImage(asBuffer(input.bytes), { maxLongEdge: 1024 });
   return encodeThumbnail(decoded.image);
 }
+
+export async function skyPreview(input: { sky: SkyBytes }): Promise<Buffer> {
+  const { sky } = input;
+  return skyTemplatePreview('builtinId' in sky ? sky.builtinId : await skyTemplateFromImage(asBuffer(sky.image), { id: sky.id, name: `template ${sky.id}` }));
+}
+
+/** Copilot's working copy of an output's source: decoded (merged) at preview size, kept as a 16-bit TIFF. */
+export async function copilotSource(input: { frames: FrameBytes[] }): Promise<Buffer> {
+  const source = await sourceImage(frames(input.frames), { maxLongEdge: COPILOT_PREVIEW_EDGE });
+  return encodeTiff16(source.image, { metadata: source.metadata });
+}
+

@@ -101,10 +101,16 @@ for (const engine of await testEngines()) {
     test('bad manifests are refused at edit time with a 400 that says why', async () => {
       const uuid = await i2iProjectWith(api, { 'a.jpg': jpeg });
       const groups = await api.post(`${detail(uuid)}/get_hdr_groups_upload_link`);
-      await request('PUT', groups.json.data.upload_link, { body: JSON.stringify([['a.jpg', 'ghost.jpg']]) });
+      await request('PUT', groups.json.data.upload_link, { body: JSON.stringify([['a.jpg', 'ghost.jpg', 'other.jpg']]) });
       const res = await api.post(`${detail(uuid)}/edit`, { hdr_merge: true });
       assert.equal(res.status, 400);
       assert.match(res.json.error.message, /ghost\.jpg/);
+      await request('PUT', groups.json.data.upload_link, { body: JSON.stringify([['a.jpg']]) });
+      await uploadTo(api, uuid, { 'b.jpg': jpeg });
+      await request('PUT', groups.json.data.upload_link, { body: JSON.stringify([['a.jpg', 'b.jpg']]) });
+      const pair = await api.post(`${detail(uuid)}/edit`, { hdr_merge: true });
+      assert.equal(pair.status, 400);
+      assert.match(pair.json.error.message, /3 to 9/);
       const turns = await api.post(`${detail(uuid)}/get_orientations_upload_link`);
       await request('PUT', groups.json.data.upload_link, { body: '[]' });
       await request('PUT', turns.json.data.upload_link, { body: JSON.stringify({ 'a.jpg': 45 }) });
