@@ -1,16 +1,6 @@
 import sharp from 'sharp';
 import type { Image16 } from '../../src/imaging/types.js';
-
-/** A deterministic pseudo-random generator, so generated photos are the same every run. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0 || 1;
-  return () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 4294967296;
-  };
-}
+import { random } from './scenes.js';
 
 /**
  * A small outdoor-like photo: a blue sky gradient over a textured ground, with a building

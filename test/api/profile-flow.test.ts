@@ -1,0 +1,236 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import sharp from 'sharp';
+import { decodeImage } from '../../src/imaging/decode.js';
+import { render } from '../../src/imaging/render.js';
+import { fromXmp } from '../../src/imaging/xmp.js';
+import { callbackReceiver } from '../support/callback-receiver.js';
+import { writeDng } from '../support/dng.js';
+import { downloadAll } from '../support/flow.js';
+import type { ApiClient } from '../support/http.js';
+import { request } from '../support/http.js';
+import { exposed, jpegOf, testScene } from '../support/photos.js';
+import { startTestServer, testEngines } from '../support/server.js';
+import { assertWellFormedXml } from '../support/xml.js';
+
+const env = { CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_SECONDS: '0.2' };
+
+/** A profile-based project with these files uploaded, as the official SDKs do it. */
+async function projectWith(api: ApiClient, files: Record<string, Buffer>, name?: string): Promise<string> {
+  const created = await api.post('/v1/projects', name ? { name } : undefined);
+  assert.equal(created.status, 200, created.text);
+  const uuid = created.json.data.project_uuid as string;
+  const links = await api.post(`/v1/projects/${uuid}/get_temporary_upload_links`, { files_list: Object.keys(files).map((file_name) => ({ file_name })) });
+  assert.equal(links.status, 200, links.text);
+  for (const { file_name, upload_link } of links.json.data.files_list) {
+    assert.equal((await request('PUT', upload_link, { headers: { 'content-type': '' }, body: files[file_name]! })).status, 200);
+  }
+  return uuid;
+}
+
+/** Polls a stage's status endpoint until it ends. */
+async function waitForStage(api: ApiClient, uuid: string, stage: 'edit' | 'export' | 'post_editing'): Promise<any> {
+  for (let i = 0; i < 1200; i++) {
+    const res = await api.get(`/v1/projects/${uuid}/${stage}/status`);
+    assert.equal(res.status, 200, res.text);
+    if (['Completed', 'Failed'].includes(res.json.data.status)) return res.json.data;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${stage} of ${uuid} did not end`);
+}
+
+/** The official clients send the edit body with an EMPTY Content-Type header. */
+const edit = (api: ApiClient, uuid: string, body: Record<string, unknown>) => api.post(`/v1/projects/${uuid}/edit`, body, { 'content-type': '' });
+
+/** The export request: no body and no Content-Type at all. */
+const exportProject = (api: ApiClient, uuid: string) => request('POST', `${api.baseUrl}/v1/projects/${uuid}/export`, { headers: { 'x-api-key': api.apiKey! } });
+
+function meanAbsDiff(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+for (const engine of await testEngines()) {
+  describe(`profile-based flow (${engine.name})`, async () => {
+    const t = await startTestServer(engine, env);
+    const { api } = t;
+    const profiles = (await api.get('/v1/profiles')).json.data.profiles as { profile_key: number; profile_name: string; image_type: string }[];
+    const jpgProfile = profiles.find((p) => p.image_type === 'JPG' && p.profile_name === 'Natural')!.profile_key;
+    const rawProfile = profiles.find((p) => p.image_type === 'RAW' && p.profile_name === 'Natural')!.profile_key;
+    const photo1 = await jpegOf(testScene(480, 320, 11));
+    const photo2 = await jpegOf(exposed(testScene(320, 480, 12), -1));
+
+    test('profiles: built-in styles for RAW and JPG, with the reference fields; never a 422', async () => {
+      assert.ok(profiles.length >= 10);
+      for (const p of profiles) assert.deepEqual(Object.keys(p).sort(), ['image_type', 'profile_key', 'profile_name', 'profile_type']);
+      assert.deepEqual(new Set(profiles.map((p) => p.image_type)), new Set(['RAW', 'JPG']));
+      assert.equal((await api.get('/v1/profiles?size=oops&page=-4')).status, 200);
+    });
+
+    test('projects: create on both paths, look up the uuid by name both ways, list, detail', async () => {
+      const uuid = (await api.post('/v1/projects/', { name: 'Smith wedding' })).json.data.project_uuid;
+      assert.equal((await api.post('/v1/projects')).status, 200, 'no body');
+      assert.deepEqual((await api.get('/v1/projects/Smith%20wedding/uuid')).json, { data: { project_uuid: uuid } });
+      assert.deepEqual((await api.get('/v1/projects/uuid?project_name=Smith%20wedding')).json, { data: { project_uuid: uuid } });
+      assert.equal((await api.get('/v1/projects/nobody/uuid')).status, 404);
+      assert.equal((await api.get('/v1/projects/uuid')).status, 422);
+      const item = (await api.get(`/v1/projects/${uuid}`)).json.data;
+      assert.equal(item.profile, null);
+      assert.equal(item.export_status, null);
+      assert.equal(item.status, 'Pending');
+      const list = await api.get('/v1/projects?size=1&page=0&client_type=API&is_archived=false&get_thumbnail=false');
+      assert.equal(list.json.data.pagination.size, 1);
+      assert.equal(list.json.data.projects.length, 1);
+      assert.equal((await api.get(`/v1/i2i/projects/${uuid}`)).status, 404, 'not a Smart Editing project');
+    });
+
+    test('sky templates: at least four, one default, previews that download', async () => {
+      const { templates } = (await api.get('/v1/projects/sky_replacement/templates')).json.data;
+      assert.ok(templates.length >= 4);
+      assert.equal(templates.filter((s: { is_default: boolean }) => s.is_default).length, 1);
+      for (const s of templates) assert.deepEqual(Object.keys(s).sort(), ['id', 'is_default', 'name', 'preview_link']);
+      const preview = await request('GET', templates[0].preview_link);
+      assert.equal((await sharp(preview.body).metadata()).format, 'jpeg');
+    });
+
+    test('JPEGs: edit → XMP sidecars and previews, export → JPEGs that match a render of their XMP', async () => {
+      const uuid = await projectWith(api, { 'IMG_1.jpg': photo1, 'IMG_2.jpg': photo2 });
+      const res = await edit(api, uuid, { profile_key: jpgProfile, photography_type: 'REAL_ESTATE' });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(typeof res.json.data.message, 'string');
+      const status = await waitForStage(api, uuid, 'edit');
+      assert.deepEqual(status, { status: 'Completed', progress: 100, details: null });
+      const item = (await api.get(`/v1/projects/${uuid}`)).json.data;
+      assert.equal(item.status, 'Completed');
+      assert.equal(item.profile.profile_key, jpgProfile);
+      assert.match(item.thumbnail_src, /^http/);
+      assert.equal(item.export_status, null);
+
+      const xmps = await downloadAll((await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list);
+      assert.deepEqual(Object.keys(xmps), ['IMG_1.xmp', 'IMG_2.xmp']);
+      const project = (await t.server.services.repos.projects.byUuid(uuid))!;
+      for (const [name, bytes] of Object.entries(xmps)) {
+        const xml = bytes.toString('utf8');
+        assertWellFormedXml(xml);
+        assert.match(xml, /crs:IncrementalTemperature/, 'JPEG sidecars use incremental white balance');
+        const stored = JSON.parse((await t.server.services.repos.outputs.byName(project.id, 'edit', name))!.settings!);
+        const back = fromXmp(xml);
+        for (const key of ['exposure', 'contrast', 'highlights', 'shadows', 'whites', 'blacks', 'vibrance', 'saturation', 'clarity'] as const) {
+          assert.ok(Math.abs(back[key] - stored[key]) <= 0.51, `${name} ${key}: ${back[key]} vs ${stored[key]}`);
+        }
+      }
+
+      assert.equal((await api.get(`/v1/projects/${uuid}/export/get_upload_link?file_name=IMG_1.jpg`)).status, 400, 'nothing exported yet');
+      const exported = await exportProject(api, uuid);
+      assert.equal(exported.status, 200, exported.text);
+      assert.ok(exported.json.data.message);
+      assert.equal((await waitForStage(api, uuid, 'export')).status, 'Completed');
+      assert.equal((await api.get(`/v1/projects/${uuid}`)).json.data.export_status, 'Completed');
+      const jpegs = await downloadAll((await api.get(`/v1/projects/${uuid}/export/get_temporary_download_links`)).json.data.files_list);
+      assert.deepEqual(Object.keys(jpegs), ['IMG_1.jpg', 'IMG_2.jpg']);
+
+      const original = await decodeImage(photo1);
+      const expected = await render(original.image, fromXmp(xmps['IMG_1.xmp']!.toString('utf8')));
+      const got = await sharp(jpegs['IMG_1.jpg']!).raw().toBuffer();
+      const want = Buffer.from(Array.from(expected.data, (v) => Math.round(v / 257)));
+      assert.equal(got.length, want.length, 'full resolution');
+      const diff = meanAbsDiff(got, want);
+      assert.ok(diff < 2.5, `the export matches a render of its XMP (mean difference ${diff.toFixed(2)} levels)`);
+
+      const one = await api.get(`/v1/projects/${uuid}/export/get_download_link?file_name=IMG_2.jpg`);
+      assert.deepEqual(Object.keys(one.json.data), ['file_name', 'download_link']);
+      const upload = await api.get(`/v1/projects/${uuid}/export/get_upload_link?file_name=IMG_2.jpg`);
+      assert.equal(upload.status, 200);
+      const replacement = await jpegOf(testScene(64, 64, 3));
+      await request('PUT', upload.json.data.upload_link, { headers: { 'content-type': '' }, body: replacement });
+      assert.ok((await request('GET', one.json.data.download_link)).body.equals(replacement), 'replaced');
+    });
+
+    test('post-editing: resize, format, watermark, metadata stripping, with its status and downloads', async () => {
+      const uuid = await projectWith(api, { 'P_1.jpg': photo1 });
+      await edit(api, uuid, { profile_key: jpgProfile });
+      await waitForStage(api, uuid, 'edit');
+      const early = await api.post(`/v1/projects/${uuid}/post_editing`, {});
+      assert.equal(early.status, 400, 'needs an export');
+      await exportProject(api, uuid);
+      await waitForStage(api, uuid, 'export');
+      const body = { resize_long_edge: 200, output_format: 'PNG', watermark: { text: '© Studio', position: 'bottom_left', opacity: 0.8 }, strip_metadata: true };
+      assert.equal((await api.post(`/v1/projects/${uuid}/post_editing`, body)).status, 200);
+      assert.equal((await waitForStage(api, uuid, 'post_editing')).status, 'Completed');
+      const files = await downloadAll((await api.get(`/v1/projects/${uuid}/post_editing/get_temporary_download_links`)).json.data.files_list);
+      assert.deepEqual(Object.keys(files), ['P_1.png']);
+      const meta = await sharp(files['P_1.png']).metadata();
+      assert.deepEqual([meta.format, Math.max(meta.width!, meta.height!), meta.exif], ['png', 200, undefined]);
+      const bad = await api.post(`/v1/projects/${uuid}/post_editing`, { quality: 0 });
+      assert.equal(bad.status, 422);
+    });
+
+    test('DNGs with a RAW profile; the RAW / JPEG profile mismatch errors', async () => {
+      const dng = writeDng({ image: testScene(400, 300, 13), make: 'Seed', model: 'Test DNG' });
+      const uuid = await projectWith(api, { 'RAW_1.dng': dng });
+      const wrong = await edit(api, uuid, { profile_key: jpgProfile });
+      assert.equal(wrong.status, 400);
+      assert.deepEqual(wrong.json, { error: { message: 'Unable to send raw images with JPEG profile' } });
+      assert.equal((await edit(api, uuid, { profile_key: rawProfile })).status, 200);
+      assert.equal((await waitForStage(api, uuid, 'edit')).status, 'Completed');
+      const xmps = await downloadAll((await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list);
+      assert.match(xmps['RAW_1.xmp']!.toString(), /crs:Temperature="\d+"/, 'RAW sidecars carry absolute white balance');
+      await exportProject(api, uuid);
+      assert.equal((await waitForStage(api, uuid, 'export')).status, 'Completed');
+
+      const jpegProject = await projectWith(api, { 'J.jpg': photo1 });
+      const mismatch = await edit(api, jpegProject, { profile_key: rawProfile });
+      assert.deepEqual(mismatch.json, { error: { message: 'Unable to send JPEGs images with raw profile' } });
+    });
+
+    test('edit refusals: unknown or foreign profile, option conflicts (422), no images, incomplete upload, trial cap', async () => {
+      const uuid = await projectWith(api, { 'a.jpg': photo1 });
+      const unknown = await edit(api, uuid, { profile_key: 99999 });
+      assert.deepEqual(unknown.json, { error: { message: 'Profile key 99999 not found.' } });
+      await t.newAccount('profile-stranger');
+      const foreign = await t.server.services.profiles.create('profile-stranger', { name: 'Mine', type: 'PERSONAL_AI', imageType: 'JPG', style: { name: 'Mine' } });
+      assert.deepEqual((await edit(api, uuid, { profile_key: foreign.id })).json, { error: { message: `Profile key ${foreign.id} not found.` } });
+
+      const crops = await edit(api, uuid, { profile_key: jpgProfile, crop: true, headshot_crop: true });
+      assert.equal(crops.status, 422);
+      assert.equal(crops.json.detail[0].type, 'value_error');
+      assert.deepEqual(crops.json.detail[0].loc, ['body']);
+      const both = await edit(api, uuid, { profile_key: jpgProfile, straighten: true, perspective_correction: true });
+      assert.equal(both.status, 422);
+      assert.equal((await edit(api, uuid, {})).json.detail[0].type, 'missing');
+      assert.equal((await edit(api, uuid, { profile_key: jpgProfile, photography_type: 'CATS' })).json.detail[0].type, 'enum');
+
+      const empty = (await api.post('/v1/projects', {})).json.data.project_uuid;
+      assert.deepEqual((await edit(api, empty, { profile_key: jpgProfile })).json, { error: { message: 'No images were uploaded for this project.' } });
+      await api.post(`/v1/projects/${empty}/get_temporary_upload_links`, { files_list: [{ file_name: 'x.jpg' }, { file_name: 'y.jpg' }] });
+      const links = await api.post(`/v1/projects/${empty}/get_temporary_upload_links`, { files_list: [{ file_name: 'x.jpg' }] });
+      await request('PUT', links.json.data.files_list[0].upload_link, { body: photo1 });
+      assert.deepEqual((await edit(api, empty, { profile_key: jpgProfile })).json, { error: { message: 'Upload Incomplete: 1 out of 2 files are missing.' } });
+
+      const trial = await t.newAccount(`profile-trial-${engine.name}`, 1);
+      const capped = await projectWith(trial, { 'a.jpg': photo1, 'b.jpg': photo2 });
+      assert.deepEqual((await edit(trial, capped, { profile_key: jpgProfile })).json, { error: { message: 'This project exceeds the free edits in your trial.' } });
+      assert.equal((await exportProject(api, empty)).status, 400, 'no export before the edit');
+    });
+
+    test('HDR brackets grouped from EXIF: one XMP per group with its merged image; callbacks for edit and export', async () => {
+      const receiver = await callbackReceiver();
+      const scene = testScene(360, 240, 14);
+      const frame = (ev: number, second: number) =>
+        writeDng({ image: scene, exposure: ev, exposureBias: ev, exposureTime: 2 ** ev / 250, captureTime: `2026:11:22 10:00:0${second}`, make: 'Seed', model: 'Bracket' });
+      const uuid = await projectWith(api, { 'H_1.dng': frame(-2, 0), 'H_2.dng': frame(0, 1), 'H_3.dng': frame(2, 2), 'LATER.dng': frame(0, 9) });
+      assert.equal((await edit(api, uuid, { profile_key: rawProfile, hdr_merge: true, callback_url: receiver.url })).status, 200);
+      assert.equal((await waitForStage(api, uuid, 'edit')).status, 'Completed');
+      const names = (await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list.map((f: { file_name: string }) => f.file_name);
+      assert.deepEqual(names, ['H_2.xmp', 'H_2.jpg', 'LATER.xmp']);
+      const editCallback = JSON.parse((await receiver.next()).body);
+      assert.equal(editCallback.stage, 'edit');
+      assert.equal(editCallback.status, 'Completed');
+      await exportProject(api, uuid);
+      const exportCallback = JSON.parse((await receiver.next()).body);
+      assert.equal(exportCallback.stage, 'export');
+      assert.deepEqual(exportCallback.files.map((f: { file_name: string }) => f.file_name), ['H_2.jpg', 'LATER.jpg']);
+    });
+  });
+}
