@@ -1,5 +1,6 @@
 import { benchFlow } from './bench-flow.js';
 import { benchRaw } from './bench-raw.js';
+import { runRenderBench } from './bench-render.js';
 import { benchUpload } from './bench-upload.js';
 import { runSections, type SectionRunner } from './report.js';
 
@@ -7,6 +8,7 @@ import { runSections, type SectionRunner } from './report.js';
 const sections: [string, SectionRunner][] = [
   ['upload', benchUpload],
   ['raw', benchRaw],
+  ['render', runRenderBench],
   ['flow', benchFlow],
 ];
 

@@ -7,7 +7,8 @@
  * only records what the options ask for.
  */
 import { LUMA_B, LUMA_G, LUMA_R } from './colour.js';
-import { assertImage16, developMatrix } from './render.js';
+import { assertImage16 } from './render.js';
+import { developMatrix } from './tone/develop.js';
 import { applyBias, clampSettings, defaultSettings, type CropAspectRatio, type DevelopSettings, type Style, type StyleBias } from './settings.js';
 import { toneCurve } from './tone/curve.js';
 import { linearPreview, transformLinear, type LinearImage } from './tone/preview.js';
@@ -38,13 +39,16 @@ export interface EstimateContext {
   photographyType?: string;
   options?: EstimateOptions;
   metadata?: PhotoMetadata;
+  /** The image was decoded from a camera RAW (it then gets capture sharpening). */
+  isRaw?: boolean;
 }
 
-/** Long edge of the analysis preview. */
-const ANALYSIS_EDGE = 1024;
+/** Long edge of the analysis preview: 512 px keeps every statistic stable and the estimate cheap. */
+const ANALYSIS_EDGE = 512;
 /** Amounts set when an option asks for a tool without saying how much. */
 export const WINDOW_PULL_DEFAULT = 60;
 export const SMOOTH_SKIN_DEFAULT = 40;
+const RAW_SHARPENING = 40;
 
 /** What each photography type adds to the estimate, like a built-in style. */
 export const PHOTOGRAPHY_TYPE_BIAS: Readonly<Record<string, Partial<StyleBias>>> = {
@@ -162,18 +166,20 @@ function fractionAbove(sorted: Float32Array, value: number): number {
 function noiseSigma(image: Image16): number {
   const { width, height, data } = image;
   const rows = Math.min(height, 64);
-  const diffs: number[] = [];
+  const perRow = Math.max(0, Math.floor((width - 2) / 2));
+  const diffs = new Float32Array(rows * perRow);
+  let n = 0;
   for (let k = 0; k < rows; k++) {
     const y = Math.floor(((k + 0.5) * height) / rows);
     for (let x = 1; x + 1 < width; x += 2) {
       const i = (y * width + x) * 3 + 1;
-      diffs.push(Math.abs(2 * data[i]! - data[i - 3]! - data[i + 3]!));
+      diffs[n++] = Math.abs(2 * data[i]! - data[i - 3]! - data[i + 3]!);
     }
   }
-  if (diffs.length === 0) return 0;
-  diffs.sort((a, b) => a - b);
+  if (n === 0) return 0;
+  const sorted = diffs.subarray(0, n).sort();
   // For white noise, the second difference has sigma·sqrt(6); median |N(0,1)| ≈ 0.6745.
-  return diffs[diffs.length >> 1]! / 0.6745 / Math.sqrt(6) / 257;
+  return sorted[n >> 1]! / 0.6745 / Math.sqrt(6) / 257;
 }
 
 /** Noise reduction for a noise level (8-bit sigma) and ISO when known. */
@@ -215,8 +221,9 @@ export function estimate(image: Image16, context: EstimateContext = {}): Develop
 
   const sigma = noiseSigma(image);
   settings.noiseReduction = noiseReductionFor(sigma, context.metadata?.iso ?? null);
-  // Light output sharpening, withheld from noisy images where it would sharpen the noise.
-  settings.sharpening = settings.noiseReduction > 20 ? 0 : 20;
+  // Raw converters sharpen what the camera did not (Lightroom's RAW default is 40); a JPEG
+  // comes sharpened by the camera. Noisy images are not sharpened: it would sharpen the noise.
+  settings.sharpening = context.isRaw && settings.noiseReduction <= 20 ? RAW_SHARPENING : 0;
 
   applyOptions(settings, options);
   let out = applyBias(settings, typeBias);

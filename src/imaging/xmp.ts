@@ -46,7 +46,8 @@ function straightenScale(width: number, height: number, angle: number): number {
 
 export function incrementalTemperature(temperature: number): number {
   const m = mired(temperature);
-  return m >= REF_MIRED ? (-100 * (m - REF_MIRED)) / (WARM_MIRED - REF_MIRED) : (100 * (REF_MIRED - m)) / (REF_MIRED - COOL_MIRED);
+  if (m === REF_MIRED) return 0;
+  return m > REF_MIRED ? (-100 * (m - REF_MIRED)) / (WARM_MIRED - REF_MIRED) : (100 * (REF_MIRED - m)) / (REF_MIRED - COOL_MIRED);
 }
 
 export function temperatureFromIncremental(increment: number): number {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { render } from '../../src/imaging/render.js';
+import { developRows, planDevelop } from '../../src/imaging/tone/develop.js';
+import { developImage } from '../../src/imaging/tone/develop-pool.js';
 import { defaultSettings, type DevelopSettings } from '../../src/imaging/settings.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { chartScene, fromLinear, lab, meanChroma, meanLinear, meanLuminance, random, type Rgb } from '../support/scenes.js';
@@ -151,5 +153,17 @@ describe('render', () => {
     const cropped = await render(scene, settings({ crop: { left: 0.1, top: 0.2, right: 0.6, bottom: 0.7 } }));
     assert.equal(cropped.width, 150);
     assert.equal(cropped.height, 100);
+  });
+
+  it('develops the same pixels split over worker threads as in one band', async () => {
+    const rnd = random(13);
+    const scene = fromLinear(1800, 1200, (x, y) => [0.3 + 0.2 * Math.sin(x / 40) + 0.05 * rnd(), 0.25 + 0.2 * Math.cos(y / 30), 0.2 + 0.1 * rnd()]);
+    const plan = planDevelop(scene, settings({ exposure: 0.4, temperature: 5200, shadows: 30, clarity: 20, vibrance: 25, sharpening: 60 }));
+    const inline = new Uint16Array(scene.data.length);
+    developRows(plan, scene.data, inline, scene.width, scene.height, 0, scene.height);
+    const threaded = await developImage(plan, scene);
+    let differing = 0;
+    for (let i = 0; i < inline.length; i++) if (inline[i] !== threaded.data[i]) differing++;
+    assert.equal(differing, 0);
   });
 });

@@ -84,7 +84,8 @@ function grayEdge(image: LinearImage): [number, number, number] | null {
       for (let c = 0; c < 3; c++) {
         const gx = data[i + 3 + c]! - data[i - 3 + c]!;
         const gy = data[i + width * 3 + c]! - data[i - width * 3 + c]!;
-        sum[c]! += (gx * gx + gy * gy) ** 3;
+        const m2 = gx * gx + gy * gy;
+        sum[c]! += m2 * m2 * m2;
       }
     }
   if (!(sum[0]! > 0 && sum[1]! > 0 && sum[2]! > 0)) return null;
