@@ -41,8 +41,13 @@ export interface DecodedPhoto {
   image: Image16;
   metadata: PhotoMetadata;
   format: ImageFormat;
+  /** EXIF orientation (1..8) the file is stored with; `image` is already turned upright. */
+  orientation: number;
   rawInfo?: RawInfo;
 }
+
+/** LibRaw's flip codes as EXIF orientations: none, 180°, 90° counter-clockwise, 90° clockwise. */
+const LIBRAW_FLIP_TO_EXIF: Record<number, number> = { 0: 1, 3: 3, 5: 8, 6: 6 };
 
 export async function decodeImage(input: Buffer, options: DecodeOptions = {}): Promise<DecodedPhoto> {
   if (!Buffer.isBuffer(input)) throw new TypeError(`Expected a Buffer for input but received ${typeof input}`);
@@ -58,7 +63,7 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
   if (format === 'raw') {
     const { image, info } = await librawDecode(input, maxLongEdge === undefined ? {} : { maxLongEdge });
     const upright = rotate === 0 && (maxLongEdge === undefined || Math.max(image.width, image.height) <= maxLongEdge) ? image : await transform(image, rotate, maxLongEdge);
-    return { image: upright, metadata: withLibRaw(metadata, info), format, rawInfo: rawInfoOf(info) };
+    return { image: upright, metadata: withLibRaw(metadata, info), format, orientation: LIBRAW_FLIP_TO_EXIF[info.flip] ?? 1, rawInfo: rawInfoOf(info) };
   }
   const header = await sharp(input).metadata().catch((err: Error) => {
     throw new Error(`corrupt ${format.toUpperCase()}: ${err.message}`);
@@ -81,7 +86,7 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
   if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
   pipeline = pipeline.flatten({ background: '#ffffff' });
   const image = await toImage16(pipeline, sixteenBit, `corrupt ${format.toUpperCase()}`);
-  return { image, metadata, format };
+  return { image, metadata, format, orientation: header.orientation ?? 1 };
 }
 
 /** An ICC profile's description ('desc' tag, v2 text or v4 multi-localised), '' when unreadable. */

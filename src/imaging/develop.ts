@@ -28,6 +28,10 @@ export interface Source {
   image: Image16;
   metadata: PhotoMetadata;
   isRaw: boolean;
+  /** EXIF orientation of the original file (1 for a merge, which is stored upright). */
+  orientation: number;
+  /** A RAW's as-shot white, which its XMP Temperature/Tint are absolute against. */
+  asShot?: { temperature: number; tint: number };
   /** Frames merged into it (1 for a single photo). */
   frames: number;
   /** The darkest frame of a merged bracket, at the image's size: window pull takes blown windows from it. */
@@ -41,7 +45,15 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
     decodeImage(f.bytes, { fileName: f.fileName, rotate: f.rotate, ...(maxLongEdge ? { maxLongEdge } : {}) });
   if (frames.length === 1) {
     const decoded = await decode(frames[0]!, options.maxLongEdge);
-    return { image: decoded.image, metadata: decoded.metadata, isRaw: decoded.format === 'raw', frames: 1 };
+    const white = decoded.rawInfo?.asShotWhite;
+    return {
+      image: decoded.image,
+      metadata: decoded.metadata,
+      isRaw: decoded.format === 'raw',
+      orientation: decoded.orientation,
+      ...(white ? { asShot: { temperature: white.temperature, tint: white.tint } } : {}),
+      frames: 1,
+    };
   }
   const longEdge = Math.min(options.maxLongEdge ?? DEFAULT_OUTPUT_LONG_EDGE, DEFAULT_OUTPUT_LONG_EDGE);
   const decoded: DecodedPhoto[] = [];
@@ -56,6 +68,7 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
     image: merged.image,
     metadata: reference.metadata,
     isRaw: reference.format === 'raw',
+    orientation: 1,
     frames: frames.length,
     ...(dark.width === merged.image.width && dark.height === merged.image.height ? { darkFrame: dark } : {}),
   };
@@ -80,6 +93,7 @@ export async function automaticSettings(source: Source, edit: AutoEdit): Promise
     // hdr_merge asks for merging; what counts is whether this output is a merge.
     options: { ...options, hdrMerge: source.frames > 1, ...(source.frames > 1 ? { hdrFrames: source.frames } : {}) },
     metadata: source.metadata,
+    isRaw: source.isRaw,
   });
   if (options.perspectiveCorrection) {
     const found = detectPerspective(source.image);
@@ -135,7 +149,18 @@ export async function developSidecar(
   const source = await sourceImage(frames);
   const settings = await automaticSettings(source, edit);
   const preview = await render(await shrink(source.image, 1024), settings, renderContext(source, context));
-  const xmp = Buffer.from(toXmp(settings, { isRaw: source.isRaw && source.frames === 1, sourceFileName: source.frames > 1 ? edit.mergedName : frames[0]!.fileName }));
+  // A merge is delivered as an ordinary image beside its sidecar; a single RAW's sidecar is relative to its as-shot white.
+  const single = source.frames === 1;
+  const xmp = Buffer.from(
+    toXmp(settings, {
+      isRaw: source.isRaw && single,
+      sourceFileName: single ? frames[0]!.fileName : edit.mergedName,
+      ...(single && source.asShot ? { asShot: source.asShot } : {}),
+      width: source.image.width,
+      height: source.image.height,
+      orientation: source.orientation,
+    }),
+  );
   const developed: Developed = { bytes: xmp, thumbnail: await encodeThumbnail(preview), settings };
   if (source.frames > 1) {
     const merged = edit.lossless ? await encodeTiff16(source.image, { metadata: source.metadata }) : await encodeJpeg(source.image, { metadata: source.metadata, quality: 95 });

@@ -47,6 +47,7 @@ for (const orientation of [3, 6, 8]) {
     const jpeg = await raw8(stored.data, stored.info.width, stored.info.height).withMetadata({ orientation }).jpeg({ quality: 95 }).toBuffer();
     const decoded = await decodeImage(jpeg);
     assert.equal(decoded.format, 'jpeg');
+    assert.equal(decoded.orientation, orientation, 'the stored orientation is reported');
     assert.deepEqual([decoded.image.width, decoded.image.height], [width, height]);
     assert.ok(meanError(decoded.image, upright) < 3, `mean error ${meanError(decoded.image, upright).toFixed(2)}`);
   });
