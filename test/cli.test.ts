@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
+import sharp from 'sharp';
 import { ApiClient } from './support/http.js';
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
@@ -48,6 +49,21 @@ function serve(dataDir: string): Promise<{ url: string; output: () => string; st
 }
 
 describe('command line', () => {
+  test('sky-templates add stores an operator sky, which list shows as the default; a non-image is refused', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'sky.jpg');
+    const gradient = Buffer.alloc(320 * 120 * 3);
+    for (let i = 0; i < gradient.length; i += 3) gradient.set([60, 110, 200 + ((i / 3) % 320) / 8], i);
+    fs.writeFileSync(file, await sharp(gradient, { raw: { width: 320, height: 120, channels: 3 } }).jpeg().toBuffer());
+    const id = Number(lastLine(await cli(dir, 'sky-templates', 'add', '--name', 'Lake sky', '--file', file, '--default')));
+    assert.ok(id >= 100, `operator templates are numbered from 100, got ${id}`);
+    const list = await cli(dir, 'sky-templates', 'list');
+    assert.ok(list.split('\n').includes(`${id}\tLake sky\t(default)\toperator image`), list);
+    assert.equal(list.match(/\(default\)/g)?.length, 1, 'one default');
+    fs.writeFileSync(path.join(dir, 'not.jpg'), 'not an image');
+    await assert.rejects(cli(dir, 'sky-templates', 'add', '--name', 'Bad', '--file', path.join(dir, 'not.jpg')), /cannot be used/);
+  });
+
   test('accounts create prints the key alone on the last line; list shows the account; keys are stored hashed', async () => {
     const dir = tempDir();
     const out = await cli(dir, 'accounts', 'create', '--name', 'studio', '--trial-cap', '250');

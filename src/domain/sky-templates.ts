@@ -25,6 +25,9 @@ export interface SkyTemplateEntry {
   preview_link: string;
 }
 
+/** An id for trying an image out before it has one of its own. */
+const CHECK_ID = Number.MAX_SAFE_INTEGER;
+
 const previewKey = (id: number) => `sky-templates/${id}/preview.jpg`;
 const imageKey = (id: number) => `sky-templates/${id}/template.jpg`;
 
@@ -75,6 +78,10 @@ export class SkyTemplatesService {
 
   /** Adds an operator's sky photo as a template. */
   async add(name: string, image: Buffer, makeDefault: boolean): Promise<SkyTemplate> {
+    // Rendering its preview proves the image usable before anything is stored.
+    const preview = await this.makePreview({ id: CHECK_ID, image }).catch((err: Error) => {
+      throw new InvalidRequest(`The sky image cannot be used: ${err.message}`);
+    });
     let template: SkyTemplate | undefined;
     for (let attempt = 0; !template; attempt++) {
       try {
@@ -84,6 +91,7 @@ export class SkyTemplatesService {
       }
     }
     await this.blobs.write(imageKey(template.id), image);
+    await this.blobs.write(previewKey(template.id), preview);
     await this.repos.skyTemplates.setImageKey(template.id, imageKey(template.id));
     if (makeDefault) await this.repos.skyTemplates.setDefault(template.id);
     return (await this.repos.skyTemplates.byId(template.id))!;

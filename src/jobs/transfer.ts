@@ -6,6 +6,7 @@ export const asBuffer = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer,
  * (moved to the other thread, not copied). A view into a larger, pooled buffer is copied first.
  */
 export function ownBytes(buffer: Buffer): Uint8Array {
-  const own = buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength ? buffer : Buffer.from(buffer);
-  return new Uint8Array(own.buffer, 0, own.byteLength);
+  if (buffer.byteOffset === 0 && buffer.byteLength === buffer.buffer.byteLength) return new Uint8Array(buffer.buffer, 0, buffer.byteLength);
+  // Not Buffer.from: small Buffers come from a shared pool, which must not be moved away.
+  return new Uint8Array(buffer);
 }

@@ -67,6 +67,17 @@ for (const engine of await testEngines()) {
       assert.equal((await sharp(files['IMG_7.jpg']).metadata()).format, 'jpeg');
     });
 
+    test("sky replacement with an operator's template", async () => {
+      const sky = await jpegOf(testScene(480, 200, 21));
+      const template = await t.server.services.skyTemplates.add('Operator sky', sky, false);
+      const uuid = await i2iProjectWith(api, { 'sky.jpg': jpeg });
+      assert.equal((await api.post(`${detail(uuid)}/edit`, { sky_replacement: true, sky_replacement_template_id: template.id })).status, 200);
+      assert.equal((await waitForEnd(api, detail(uuid))).status, 'Completed');
+      const project = (await t.server.services.repos.projects.byUuid(uuid))!;
+      const settings = JSON.parse((await t.server.services.repos.outputs.byName(project.id, 'i2i', 'sky.jpg'))!.settings!);
+      assert.equal(settings.sky.templateId, template.id);
+    });
+
     test('hdr_merge: a groups manifest makes one output per group, named after the middle frame', async () => {
       const scene = testScene(360, 240, 4);
       const frames = {
