@@ -1,9 +1,11 @@
+import { evalCopilot } from './eval-copilot.js';
 import { evalPerspective } from './eval-perspective.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
 const sections: [string, SectionRunner][] = [
   ['perspective', evalPerspective],
+  ['copilot', evalCopilot],
 ];
 
 await runSections(sections, process.argv.slice(2));

@@ -58,7 +58,7 @@ const DIRECTIONS: [string, string, CopilotOp[]?][] = [
   ['punchier', 'contrast+ vibrance+'],
   ['make it pop', 'contrast+ vibrance+ clarity+'],
   ['moody', 'exposure- contrast+ saturation-'],
-  ['bright and airy', 'exposure+ contrast- shadows+'],
+  ['bright and airy', 'exposure+ contrast- highlights- shadows+'],
   ['more dramatic', 'contrast+ clarity+'],
   ['faded matte look', 'contrast- blacks+'],
   ['dehaze', 'contrast+ blacks- clarity+'],

@@ -50,9 +50,9 @@ const SLIDERS = {
   smoothSkin: { step: { smoothSkin: 30 }, unit: 'slider', remedy: 1, absorbs: { texture: 1 } },
   // Looks: several sliders at once, in photographers' proportions.
   punch: { step: { contrast: 20, vibrance: 15 }, unit: 'slider' },
-  pop: { step: { contrast: 15, vibrance: 15, clarity: 15 }, unit: 'slider' },
+  pop: { step: { contrast: 20, vibrance: 15, clarity: 15 }, unit: 'slider' },
   moody: { step: { exposure: -0.3, contrast: 15, saturation: -15 }, unit: 'ev' },
-  airy: { step: { exposure: 0.3, contrast: -10, shadows: 20 }, unit: 'ev' },
+  airy: { step: { exposure: 0.3, contrast: -15, highlights: -15, shadows: 20 }, unit: 'ev' },
   drama: { step: { contrast: 20, clarity: 20 }, unit: 'slider' },
   faded: { step: { blacks: 25, contrast: -10 }, unit: 'slider' },
   vivid: { step: { vibrance: 20, saturation: 10 }, unit: 'slider' },
