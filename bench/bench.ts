@@ -1,4 +1,5 @@
 import { benchFlow } from './bench-flow.js';
+import { runRenderBench } from './bench-render.js';
 import { benchRaw } from './bench-raw.js';
 import { benchUpload } from './bench-upload.js';
 import { runSections, type SectionRunner } from './report.js';
@@ -8,6 +9,7 @@ const sections: [string, SectionRunner][] = [
   ['upload', benchUpload],
   ['raw', benchRaw],
   ['flow', benchFlow],
+  ['render', runRenderBench],
 ];
 
 await runSections(sections, process.argv.slice(2));

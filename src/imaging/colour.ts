@@ -6,8 +6,8 @@
 
 /** Linear sRGB to CIE XYZ (D65), row-major. */
 export const SRGB_TO_XYZ = [0.4124564, 0.3575761, 0.1804375, 0.2126729, 0.7151522, 0.072175, 0.0193339, 0.119192, 0.9503041] as const;
-/** CIE XYZ (D65) to linear sRGB, row-major. */
-export const XYZ_TO_SRGB = [3.2404542, -1.5371385, -0.4985314, -0.969266, 1.8760108, 0.041556, 0.0556434, -0.2040259, 1.0572252] as const;
+/** CIE XYZ (D65) to linear sRGB, row-major: the exact inverse, so round trips are lossless. */
+export const XYZ_TO_SRGB: readonly number[] = invert3(SRGB_TO_XYZ);
 /** Rec. 709 luminance weights of linear sRGB. */
 export const LUMA_R = 0.2126729;
 export const LUMA_G = 0.7151522;
@@ -106,10 +106,10 @@ export function whiteBalanceMatrix(temperature: number, tint: number): number[] 
   const src = cone(uvToXyz(...whiteUv(temperature, tint)));
   const ref = cone(uvToXyz(...whiteUv(REFERENCE_WHITE.temperature, REFERENCE_WHITE.tint)));
   const diag = [ref[0] / src[0], 0, 0, 0, ref[1] / src[1], 0, 0, 0, ref[2] / src[2]];
-  const m = multiply3(XYZ_TO_SRGB as unknown as number[], multiply3(BRADFORD_INV, multiply3(diag, multiply3(BRADFORD, SRGB_TO_XYZ as unknown as number[]))));
+  const m = multiply3(XYZ_TO_SRGB, multiply3(BRADFORD_INV, multiply3(diag, multiply3(BRADFORD, SRGB_TO_XYZ))));
   // The light as it appears in the image is the inverse image of white; keep its luminance.
   const lit = apply3(invert3(m), [1, 1, 1]);
-  const scale = luminance(lit[0], lit[1], lit[2]);
+  const scale = luminance(lit[0], lit[1], lit[2]) / luminance(1, 1, 1);
   return m.map((x) => x * scale);
 }
 
@@ -121,8 +121,8 @@ export function whiteFromIlluminant(rgb: readonly [number, number, number]): { t
   const [r, g, b] = rgb;
   if (!(r > 0 && g > 0 && b > 0)) throw new Error(`Expected a positive illuminant colour but received [${rgb.join(', ')}]`);
   // The cone ratio of the light to reference D65 equals that of white(T, tint) to the reference white.
-  const e = cone(apply3(SRGB_TO_XYZ as unknown as number[], [r, g, b]));
-  const d65 = cone(apply3(SRGB_TO_XYZ as unknown as number[], [1, 1, 1]));
+  const e = cone(apply3(SRGB_TO_XYZ, [r, g, b]));
+  const d65 = cone(apply3(SRGB_TO_XYZ, [1, 1, 1]));
   const ref = cone(uvToXyz(...whiteUv(REFERENCE_WHITE.temperature, REFERENCE_WHITE.tint)));
   const lms = [(ref[0] * e[0]) / d65[0], (ref[1] * e[1]) / d65[1], (ref[2] * e[2]) / d65[2]];
   const [u, v] = xyzToUv(...(apply3(BRADFORD_INV, lms) as [number, number, number]));

@@ -25,7 +25,7 @@ export interface DevelopSettings {
   version: typeof SETTINGS_VERSION;
   /** EV, −5..5: linear-light gain of 2^exposure. */
   exposure: number;
-  /** −100..100: slope of the tone curve around 18 % grey (in log space), white and black stay put. */
+  /** −100..100: log-space slope of the tone curve through 18 % grey, ×1.5^(contrast/100); raising it lets the brightest tones clip. */
   contrast: number;
   /** −100..100: local, edge-aware; negative darkens bright regions (recovery). */
   highlights: number;
@@ -317,8 +317,8 @@ export const BUILT_IN_STYLES: Readonly<Record<'natural' | 'bright-airy' | 'warm-
 };
 
 /** Adds a style's (or any) biases to settings, clamped into range. */
-export function applyBias(settings: DevelopSettings, bias: Partial<StyleBias>): DevelopSettings {
-  const { warmth = 0, ...sliders } = bias;
+export function applyBias(settings: DevelopSettings, bias: Partial<Style>): DevelopSettings {
+  const { warmth = 0, name: _name, ...sliders } = bias;
   const out = applyDelta(settings, sliders);
   out.temperature = clamp(1e6 / (1e6 / out.temperature - warmth), SETTING_RANGES.temperature);
   return out;

@@ -22,16 +22,19 @@ export function contrastSlope(contrast: number): number {
 
 /**
  * Linear light in, linear light out (not clipped). Contrast is a straight line of slope γ
- * through the pivot in log-log below grey, and a parabola above it that still reaches
- * white at 1.0, so contrast never clips white or lifts black. Whites add up to ±0.5 EV
- * rising towards the top; blacks set a linear black point (negative) or lift black (positive).
+ * through 18 % grey in log-log, the scene-referred contrast of grading tools: black stays
+ * black and, for γ > 1, the brightest tones pass white and clip as on film (highlights
+ * and whites bring them back). For γ < 1 the part above grey is a parabola that still
+ * reaches white at 1.0, so lowering contrast does not grey the whites. Whites add up to
+ * ±0.5 EV rising towards the top; blacks set a linear black point (negative) or lift
+ * black (positive).
  */
 export function toneCurve(v: number, sliders: ToneSliders): number {
   if (v <= 0) return sliders.blacks > 0 ? blackLift(sliders.blacks) : 0;
   const gamma = contrastSlope(sliders.contrast);
   const l = Math.log2(v);
   let out: number;
-  if (l <= PIVOT) out = PIVOT + gamma * (l - PIVOT);
+  if (l <= PIVOT || gamma >= 1) out = PIVOT + gamma * (l - PIVOT);
   else if (l < 0) {
     const t = l - PIVOT;
     out = PIVOT + gamma * t + ((gamma - 1) / PIVOT) * t * t;
