@@ -1,3 +1,4 @@
+import { evalCopilot } from './eval-copilot.js';
 import { evalFaces } from './eval-faces.js';
 import { evalHdr } from './eval-hdr.js';
 import { evalPerspective } from './eval-perspective.js';
@@ -12,6 +13,7 @@ const sections: [string, SectionRunner][] = [
   ['perspective', evalPerspective],
   ['sky', evalSky],
   ['faces', evalFaces],
+  ['copilot', evalCopilot],
 ];
 
 await runSections(sections, process.argv.slice(2));
