@@ -71,12 +71,8 @@ async function compositeStage(image: Image16, s: DevelopSettings, darkFrame: Ima
   return out;
 }
 
-/**
- * Geometry: straighten and perspective, then crop (geometry/applyGeometry). The input
- * itself when there is nothing to do. Our straightenAngle turns the picture clockwise;
- * geometry's turns it counter-clockwise (Lightroom's CropAngle sign).
- */
+/** Geometry: straighten and perspective, then crop (geometry/applyGeometry); the input itself when there is nothing to do. */
 export async function geometryStage(image: Image16, s: DevelopSettings): Promise<Image16> {
   if (s.straightenAngle === 0 && !s.crop && s.perspective.vertical === 0 && s.perspective.horizontal === 0) return image;
-  return applyGeometry(image, { straightenAngle: -s.straightenAngle, perspective: s.perspective, crop: s.crop });
+  return applyGeometry(image, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
 }

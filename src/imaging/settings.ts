@@ -49,7 +49,11 @@ export interface DevelopSettings {
   sharpening: number;
   /** 0..100: luminance noise reduction. */
   noiseReduction: number;
-  /** Degrees, −45..45: clockwise rotation of the picture about its centre, cropped to the largest rectangle of the original aspect ratio. */
+  /**
+   * Degrees, −45..45: rotation of the picture about its centre, positive counter-clockwise
+   * (the sign of Lightroom's CropAngle and of geometry/), cropped to the largest rectangle
+   * of the original aspect ratio.
+   */
   straightenAngle: number;
   /** Crop in fractions of the straightened, perspective-corrected frame; null for none. */
   crop: CropRect | null;

@@ -109,9 +109,11 @@ function requireSize(options: { width?: number; height?: number }): { width: num
  */
 function toLightroomCrop(s: DevelopSettings, options: XmpOptions): LrCrop {
   const orientation = options.orientation ?? 1;
+  // The geometry below turns the picture clockwise; our straightenAngle is counter-clockwise.
+  const clockwise = -s.straightenAngle;
   const crop = s.crop ?? { left: 0, top: 0, right: 1, bottom: 1 };
-  const { width, height } = s.straightenAngle === 0 ? { width: 1, height: 1 } : requireSize(options);
-  const scale = straightenScale(width, height, s.straightenAngle);
+  const { width, height } = clockwise === 0 ? { width: 1, height: 1 } : requireSize(options);
+  const scale = straightenScale(width, height, clockwise);
   const fw = width * scale;
   const fh = height * scale;
   const corners: Point[] = [
@@ -120,10 +122,10 @@ function toLightroomCrop(s: DevelopSettings, options: XmpOptions): LrCrop {
     [crop.right, crop.bottom],
     [crop.left, crop.bottom],
   ].map(([x, y]) => {
-    const [px, py] = rotate([(x! - 0.5) * fw, (y! - 0.5) * fh], -s.straightenAngle);
+    const [px, py] = rotate([(x! - 0.5) * fw, (y! - 0.5) * fh], -clockwise);
     return toStored([px / width + 0.5, py / height + 0.5], orientation);
   });
-  const angle = MIRRORED.has(orientation) ? s.straightenAngle : -s.straightenAngle;
+  const angle = MIRRORED.has(orientation) ? clockwise : -clockwise;
   const [sw, sh] = SWAPPED.has(orientation) ? [height, width] : [width, height];
   // The rectangle's own top-left and bottom-right: undo its angle, then take the extremes.
   const aligned = corners.map(([x, y]) => rotate([(x - 0.5) * sw, (y - 0.5) * sh], -angle));
@@ -135,7 +137,7 @@ function toLightroomCrop(s: DevelopSettings, options: XmpOptions): LrCrop {
 
 function fromLightroomCrop(c: LrCrop, options: Omit<XmpOptions, 'isRaw'>): { straightenAngle: number; crop: DevelopSettings['crop'] } {
   const orientation = options.orientation ?? 1;
-  const straightenAngle = MIRRORED.has(orientation) ? c.angle : -c.angle;
+  const clockwise = MIRRORED.has(orientation) ? c.angle : -c.angle;
   const { width, height } = c.angle === 0 ? { width: 1, height: 1 } : requireSize(options);
   const [sw, sh] = SWAPPED.has(orientation) ? [height, width] : [width, height];
   const tl: Point = [(c.left - 0.5) * sw, (c.top - 0.5) * sh];
@@ -145,9 +147,9 @@ function fromLightroomCrop(c: LrCrop, options: Omit<XmpOptions, 'isRaw'>): { str
   const corners = [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]].map(([x, y]) => {
     const [px, py] = rotate([x!, y!], c.angle);
     const [dx, dy] = toDisplayed([(centre[0] + px) / sw + 0.5, (centre[1] + py) / sh + 0.5], orientation);
-    return rotate([(dx - 0.5) * width, (dy - 0.5) * height], straightenAngle);
+    return rotate([(dx - 0.5) * width, (dy - 0.5) * height], clockwise);
   });
-  const scale = straightenScale(width, height, straightenAngle);
+  const scale = straightenScale(width, height, clockwise);
   const fw = width * scale;
   const fh = height * scale;
   const xs = corners.map(([x]) => x / fw + 0.5);
@@ -155,7 +157,7 @@ function fromLightroomCrop(c: LrCrop, options: Omit<XmpOptions, 'isRaw'>): { str
   const clamp = (v: number) => Math.min(1, Math.max(0, v));
   const crop = { left: clamp(Math.min(...xs)), top: clamp(Math.min(...ys)), right: clamp(Math.max(...xs)), bottom: clamp(Math.max(...ys)) };
   const full = crop.left < 1e-4 && crop.top < 1e-4 && crop.right > 1 - 1e-4 && crop.bottom > 1 - 1e-4;
-  return { straightenAngle, crop: full ? null : crop };
+  return { straightenAngle: -clockwise, crop: full ? null : crop };
 }
 
 function signed(value: number, digits = 0): string {

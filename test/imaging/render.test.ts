@@ -135,7 +135,7 @@ describe('render', () => {
       const u = dx * Math.cos(tilt) + dy * Math.sin(tilt);
       return (Math.abs(u) < 2 ? [0.8, 0.8, 0.8] : [0.05, 0.05, 0.05]) as Rgb;
     });
-    const out = await render(scene, settings({ straightenAngle: -4 }));
+    const out = await render(scene, settings({ straightenAngle: 4 }));
     assert.ok(Math.abs(out.width / out.height - 1.5) < 0.02, `aspect ${out.width / out.height}`);
     const centreOfRow = (y: number) => {
       let sum = 0;

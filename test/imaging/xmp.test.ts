@@ -119,7 +119,7 @@ describe('XMP', () => {
     const xml = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:crs="http://ns.adobe.com/camera-raw-settings/1.0/" crs:HasCrop="True" crs:CropLeft="${lightroom.left}" crs:CropTop="${lightroom.top}" crs:CropRight="${lightroom.right}" crs:CropBottom="${lightroom.bottom}" crs:CropAngle="${lightroom.angle}"/></rdf:RDF></x:xmpmeta>`;
     const size = { width: 3000, height: 2000 };
     const s = fromXmp(xml, size);
-    assert.equal(s.straightenAngle, 10, 'Lightroom turns the crop frame −10°: the picture turns 10° clockwise');
+    assert.equal(s.straightenAngle, -10, 'Lightroom turns the crop frame −10°: the picture turns 10° clockwise, a negative straighten');
     const back = toXmp(s, { isRaw: true, ...size });
     for (const [name, value] of [['CropLeft', lightroom.left], ['CropTop', lightroom.top], ['CropRight', lightroom.right], ['CropBottom', lightroom.bottom], ['CropAngle', lightroom.angle]] as const) {
       assert.ok(Math.abs(Number(attr(back, name)) - value) < 1e-5, `${name} ${attr(back, name)} vs ${value}`);
