@@ -25,6 +25,8 @@ export interface Config {
   callbackAllowPrivate: boolean;
   /** First callback retry delay; the later ones are multiples of it (see docs/callbacks.md). */
   callbackRetryBaseSeconds: number;
+  /** An OpenAI-compatible endpoint that interprets Copilot instructions; the built-in engine when unset. */
+  copilotModel: { baseUrl: string; apiKey: string | null; model: string } | null;
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +62,15 @@ function optional(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+function copilotModel(env: NodeJS.ProcessEnv): Config['copilotModel'] {
+  const baseUrl = optional(env, 'COPILOT_MODEL_URL');
+  if (baseUrl === undefined) return null;
+  if (!/^https?:\/\//.test(baseUrl)) throw new ConfigError(`COPILOT_MODEL_URL must be an http(s) URL, got "${baseUrl}"`);
+  const model = optional(env, 'COPILOT_MODEL_NAME');
+  if (model === undefined) throw new ConfigError('COPILOT_MODEL_NAME must be set with COPILOT_MODEL_URL');
+  return { baseUrl, apiKey: optional(env, 'COPILOT_MODEL_KEY') ?? null, model };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -83,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseSeconds: positive(env, 'JOB_LEASE_SECONDS', 60),
     callbackAllowPrivate: boolean(env, 'CALLBACK_ALLOW_PRIVATE', false),
     callbackRetryBaseSeconds: positive(env, 'CALLBACK_RETRY_BASE_SECONDS', 15),
+    copilotModel: copilotModel(env),
   };
 }

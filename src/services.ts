@@ -6,6 +6,10 @@ import { type Db, openDatabase } from './db/connect.js';
 import { createRepos, type Repos } from './db/repos/index.js';
 import { AccountsService } from './domain/accounts.js';
 import { BatchService } from './domain/batch.js';
+import { CopilotService } from './domain/copilot/copilot.js';
+import { interpretInstruction } from './domain/copilot/instructions/index.js';
+import { interpretWithModel } from './domain/copilot/llm.js';
+import { aiTools, toolDelta } from './domain/copilot/tools.js';
 import { DeliveriesService } from './domain/deliveries.js';
 import { I2iEditingService } from './domain/i2i-editing.js';
 import { PhotoPlanner } from './domain/photo-plan.js';
@@ -15,7 +19,7 @@ import { ProjectsService, projectStatus } from './domain/projects.js';
 import { SkyTemplatesService } from './domain/sky-templates.js';
 import { SubmissionChecks } from './domain/submission.js';
 import { UploadsService } from './domain/uploads.js';
-import { BUILT_IN_STYLES } from './imaging/settings.js';
+import { BUILT_IN_STYLES, type DevelopSettings } from './imaging/settings.js';
 import { builtInSkyTemplates } from './imaging/sky/templates.js';
 import { ImagingPool } from './jobs/imaging-pool.js';
 import { JobQueue } from './jobs/queue.js';
@@ -34,6 +38,8 @@ export interface Services {
   workSignal: EventEmitter;
   /** Batch photo development, on as many threads as cores. */
   imaging: ImagingPool;
+  /** Copilot's renders, on a thread of their own so that they never wait behind a batch. */
+  interactive: ImagingPool;
   accounts: AccountsService;
   projects: ProjectsService;
   uploads: UploadsService;
@@ -43,6 +49,7 @@ export interface Services {
   skyTemplates: SkyTemplatesService;
   i2iEditing: I2iEditingService;
   profileEditing: ProfileEditingService;
+  copilot: CopilotService;
   close(): Promise<void>;
 }
 
@@ -62,6 +69,7 @@ export async function createServices(config: Config): Promise<Services> {
   const workSignal = new EventEmitter();
   const wake = () => workSignal.emit('work');
   const imaging = new ImagingPool(config.imagingThreads);
+  const interactive = new ImagingPool(1);
 
   const accounts = new AccountsService(repos);
   const projects = new ProjectsService(repos);
@@ -95,6 +103,7 @@ export async function createServices(config: Config): Promise<Services> {
     queue,
     workSignal,
     imaging,
+    interactive,
     accounts,
     projects,
     uploads,
@@ -104,8 +113,22 @@ export async function createServices(config: Config): Promise<Services> {
     skyTemplates,
     i2iEditing: new I2iEditingService(checks, batches, planner, skyTemplates, (frames, options, sky) => imaging.developI2i(frames, options, sky)),
     profileEditing: new ProfileEditingService({ repos, blobs, checks, batches, planner, profiles, skyTemplates, developer: imaging }),
+    copilot: new CopilotService({
+      repos,
+      blobs,
+      projects,
+      planner,
+      skyTemplates,
+      developer: interactive,
+      interpret: async (instruction, settings) => {
+        const context = { settings: settings as DevelopSettings };
+        return config.copilotModel ? interpretWithModel(instruction, context, config.copilotModel) : interpretInstruction(instruction, context);
+      },
+      tools: aiTools(),
+      toolDelta,
+    }),
     close: async () => {
-      await imaging.close();
+      await Promise.all([imaging.close(), interactive.close()]);
       await db.close();
     },
   };

@@ -136,9 +136,11 @@ function migrations(engine: Engine): Record<string, Migration> {
           .addColumn('file_name', 'text', (c) => c.notNull())
           .addColumn('parent_id', 'integer')
           .addColumn('settings', 'text', (c) => c.notNull())
+          .addColumn('rotate', 'integer', (c) => c.notNull().defaultTo(0))
           .addColumn('request', 'text', (c) => c.notNull())
           .addColumn('created_at', 'text', (c) => c.notNull())
           .execute();
+        await db.schema.alterTable('outputs').addColumn('rotate', 'integer', (c) => c.notNull().defaultTo(0)).execute();
         await db.schema.createIndex('copilot_versions_image').on('copilot_versions').columns(['project_id', 'file_name', 'id']).execute();
       },
     },

@@ -117,6 +117,8 @@ export interface OutputsTable {
   thumbnail_of: string | null;
   /** Name of a second file delivered with this one (a merged HDR image beside its XMP). */
   companion: string | null;
+  /** Clockwise quarter turns added after its sources' own orientation (a finalized Copilot rotation). */
+  rotate: number;
   created_at: string;
   updated_at: string;
 }
@@ -183,6 +185,8 @@ export interface CopilotVersionsTable {
   parent_id: number | null;
   /** JSON DevelopSettings of this version. */
   settings: string;
+  /** Clockwise quarter turns (0, 90, 180, 270) added to the post-edit state: settings have no field for it. */
+  rotate: number;
   /** JSON of what made it: {instruction} or {tool_id}. */
   request: string;
   created_at: string;

@@ -125,6 +125,7 @@ export class BatchService {
         settings: null,
         thumbnail_of: null,
         companion: null,
+        rotate: 0,
         created_at: now,
         updated_at: now,
       })),

@@ -110,7 +110,7 @@ export class DeliveriesService {
     if (photoKind(fileName) !== 'JPEG') throw new InvalidRequest(`file ${fileName} is not supported. supported files types are jpg, jpeg`);
     const now = nowIso();
     await this.repos.outputs.insertMissing([
-      { project_id: project.id, kind, file_name: fileName, sources: '[]', state: 'done', error: null, settings: null, thumbnail_of: null, companion: null, created_at: now, updated_at: now },
+      { project_id: project.id, kind, file_name: fileName, sources: '[]', state: 'done', error: null, settings: null, thumbnail_of: null, companion: null, rotate: 0, created_at: now, updated_at: now },
     ]);
     return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.output(project.uuid, kind, fileName)) };
   }

@@ -69,12 +69,13 @@ export class PhotoPlanner {
    * the edit it exports (the merged image, when the edit merged a bracket).
    */
   async framesOf(project: Project, output: Output): Promise<SourceFrame[]> {
+    const turned = (frames: SourceFrame[]) => frames.map((f) => ({ ...f, rotate: ((f.rotate + output.rotate) % 360) as Rotation }));
     const sources = JSON.parse(output.sources) as string[];
-    if (output.kind !== 'export') return this.frames(project, sources);
+    if (output.kind !== 'export') return turned(await this.frames(project, sources));
     const edit = await this.deps.repos.outputs.byName(project.id, 'edit', sources[0]!);
     if (!edit) throw new Error(`export ${output.file_name} has no edit ${sources[0]}`);
-    if (!edit.companion) return this.frames(project, JSON.parse(edit.sources) as string[]);
-    return [{ fileName: edit.companion, bytes: await this.deps.blobs.read(storageKeys.output(project.uuid, 'edit', edit.companion)), rotate: 0 }];
+    if (!edit.companion) return turned(await this.frames(project, JSON.parse(edit.sources) as string[]));
+    return turned([{ fileName: edit.companion, bytes: await this.deps.blobs.read(storageKeys.output(project.uuid, 'edit', edit.companion)), rotate: 0 }]);
   }
 
   /** The source photos of an output, rotated as the orientations file says. */

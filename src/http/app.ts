@@ -9,6 +9,7 @@ import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
 import { registerMetrics } from './metrics.js';
 import { registerValidation } from './validation.js';
+import { copilotRoutes } from './routes/copilot.js';
 import { i2iEditingRoutes } from './routes/i2i-editing.js';
 import { i2iProjectRoutes } from './routes/i2i-projects.js';
 import { i2iUploadRoutes } from './routes/i2i-uploads.js';
@@ -91,6 +92,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await v1.register(profileRoutes, { services });
       await v1.register(projectRoutes, { services });
       await v1.register(projectEditingRoutes, { services });
+      await v1.register(copilotRoutes, { services });
     },
     { prefix: '/v1' },
   );

@@ -1,5 +1,7 @@
 import { Piscina } from 'piscina';
 import type { DevelopedOutput } from '../domain/batch.js';
+import type { CopilotDeveloper, VersionState } from '../domain/copilot/copilot.js';
+import type { CopilotDelta } from '../domain/copilot/instructions/index.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
 import type { FrameInfo, SourceFrame } from '../domain/photo-plan.js';
 import type { PostEditOptions, ProfileDeveloper, ProfileEditOptions } from '../domain/profile-editing.js';
@@ -27,7 +29,7 @@ function developed(result: DevelopedBytes): DevelopedOutput {
  * Photo development on a pool of worker threads, so that decoding and rendering never
  * hold up the API's event loop. Input bytes are moved to the thread, not copied.
  */
-export class ImagingPool implements ProfileDeveloper {
+export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   private readonly pool: Piscina;
 
   constructor(threads: number) {
@@ -97,6 +99,13 @@ export class ImagingPool implements ProfileDeveloper {
   async skyPreview(sky: SkySource): Promise<Buffer> {
     const s = this.sky(sky)!;
     return asBuffer(await this.run<Uint8Array>('skyPreview', { sky: s }, ImagingPool.movable([], s)));
+  }
+
+  async copilotVersion(source: Buffer, parent: VersionState, delta: CopilotDelta, sky: SkySource | null): Promise<VersionState & { jpeg: Buffer }> {
+    const own = ownBytes(source);
+    const s = this.sky(sky);
+    const result = await this.run<VersionState & { jpeg: Uint8Array }>('copilotVersion', { source: own, parent, delta, sky: s }, [own, ...ImagingPool.movable([], s)]);
+    return { ...result, jpeg: asBuffer(result.jpeg) };
   }
 
   async copilotSource(frames: SourceFrame[]): Promise<Buffer> {

@@ -3,15 +3,17 @@
  * requests translated into the imaging library's terms. Input bytes arrive moved, not
  * copied; the results (encoded files) are copied back.
  */
+import { applyCopilotDelta, type CopilotDelta, detectorsNeeded } from '../domain/copilot/instructions/index.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
 import type { PostEditOptions, ProfileEditOptions } from '../domain/profile-editing.js';
 import { decodeImage } from '../imaging/decode.js';
 import { type Developed, developFinished, developSidecar, developWithSettings, type SourceFrame, sourceImage } from '../imaging/develop.js';
-import { encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
+import { encodeJpeg, encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
 import type { EstimateOptions } from '../imaging/estimate.js';
+import { detectPerspective, detectStraighten } from '../imaging/geometry/index.js';
 import { readMetadata } from '../imaging/metadata.js';
 import { postEdit as post } from '../imaging/post.js';
-import type { RenderContext } from '../imaging/render.js';
+import { render, type RenderContext } from '../imaging/render.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
 import { type SkyTemplate, skyTemplateFromImage, skyTemplatePreview } from '../imaging/sky/templates.js';
 import { asBuffer } from './transfer.js';
@@ -123,6 +125,24 @@ export async function thumbnail(input: { bytes: Uint8Array }): Promise<Buffer> {
 export async function skyPreview(input: { sky: SkyBytes }): Promise<Buffer> {
   const { sky } = input;
   return skyTemplatePreview('builtinId' in sky ? sky.builtinId : await skyTemplateFromImage(asBuffer(sky.image), { id: sky.id, name: `template ${sky.id}` }));
+}
+
+/** A Copilot version: the parent's state with the delta applied (detectors run where it asks), rendered at preview size. */
+export async function copilotVersion(input: { source: Uint8Array; parent: { settings: DevelopSettings; rotate: number }; delta: CopilotDelta; sky: SkyBytes | null }) {
+  const { parent, delta } = input;
+  const source = asBuffer(input.source);
+  const turned = async (degrees: number) => (await decodeImage(source, { rotate: (degrees % 360) as 0 | 90 | 180 | 270 })).image;
+  let image = await turned(parent.rotate);
+  const needs = detectorsNeeded(delta);
+  const applied = applyCopilotDelta(parent.settings, delta, {
+    frame: { width: image.width, height: image.height },
+    ...(needs.includes('straighten') ? { straightenAngle: detectStraighten(image).angle } : {}),
+    ...(needs.includes('perspective') ? { perspective: detectPerspective(image) } : {}),
+  });
+  // Decoding the 16-bit working copy again, turned, is cheaper than turning the pixels here.
+  if (applied.rotate !== 0) image = await turned(parent.rotate + applied.rotate);
+  const rendered = await render(image, applied.settings, await skyContext(input.sky));
+  return { jpeg: await encodeJpeg(rendered, { quality: 88 }), settings: applied.settings, rotate: (parent.rotate + applied.rotate) % 360 };
 }
 
 /** Copilot's working copy of an output's source: decoded (merged) at preview size, kept as a 16-bit TIFF. */

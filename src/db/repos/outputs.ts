@@ -67,7 +67,7 @@ export class OutputsRepo {
     return counts;
   }
 
-  async update(id: number, changes: Partial<Pick<Output, 'state' | 'error' | 'settings' | 'thumbnail_of' | 'companion' | 'updated_at'>>): Promise<void> {
+  async update(id: number, changes: Partial<Pick<Output, 'state' | 'error' | 'settings' | 'thumbnail_of' | 'companion' | 'rotate' | 'updated_at'>>): Promise<void> {
     await this.db.updateTable('outputs').set(changes).where('id', '=', id).execute();
   }
 }

@@ -6,32 +6,28 @@ import { nowIso } from '../clock.js';
 import { InvalidRequest, NotFound } from '../errors.js';
 import type { PhotoPlanner, SourceFrame } from '../photo-plan.js';
 import type { ProjectsService } from '../projects.js';
+import type { SkySource, SkyTemplatesService } from '../sky-templates.js';
 import { storageKeys } from '../storage-keys.js';
+import type { CopilotDelta, Interpretation } from './instructions/index.js';
+import type { AiTool } from './tools.js';
 
 /** Which flow a Copilot call is about (reference §2.4): profile-based (REGULAR) or Smart Editing (I2I). */
 export type ProjectSource = 'REGULAR' | 'I2I';
 
-/** An AI tool entry (reference §2.3). */
-export interface AiTool {
-  enhancement_type: string;
-  label: string;
-  enabled_for_batch: boolean;
+/** A version's state: its settings and the quarter turns it adds to the post-edit state. */
+export interface VersionState {
+  settings: unknown;
+  rotate: number;
 }
 
-/** What an instruction or tool asks of a version: a settings delta, or a refusal. */
-export type Interpretation =
-  | { kind: 'edit'; delta: unknown; summary: string }
-  | { kind: 'unrealistic'; reason: string }
-  | { kind: 'not_understood'; understood: string[] };
-
-/** The engine's part of Copilot, on the interactive imaging thread. */
+/** The engine's part of Copilot, on an imaging thread of its own so it never waits behind a batch. */
 export interface CopilotDeveloper {
   /** The output's source at preview size, 16-bit, kept for every later version of it. */
-  previewSource(frames: SourceFrame[]): Promise<Buffer>;
-  /** Applies a delta to the parent's settings and renders the preview. */
-  renderVersion(source: Buffer, parent: unknown, delta: unknown): Promise<{ jpeg: Buffer; settings: unknown }>;
+  copilotSource(frames: SourceFrame[]): Promise<Buffer>;
+  /** Applies a delta to the parent's state and renders the preview. */
+  copilotVersion(source: Buffer, parent: VersionState, delta: CopilotDelta, sky: SkySource | null): Promise<VersionState & { jpeg: Buffer }>;
   /** Renders settings from the sources at full resolution. */
-  finalize(frames: SourceFrame[], settings: unknown): Promise<DevelopedOutput>;
+  export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput>;
 }
 
 export interface CopilotDeps {
@@ -39,10 +35,11 @@ export interface CopilotDeps {
   blobs: BlobStore;
   projects: ProjectsService;
   planner: PhotoPlanner;
+  skyTemplates: SkyTemplatesService;
   developer: CopilotDeveloper;
   interpret(instruction: string, settings: unknown): Promise<Interpretation>;
   tools: AiTool[];
-  toolDelta(toolId: string): unknown;
+  toolDelta(toolId: string): CopilotDelta;
 }
 
 export interface VersionResult {
@@ -80,6 +77,7 @@ export class CopilotService {
     return this.deps.tools;
   }
 
+  /** The exported image a Copilot call names, with the settings it was rendered with. */
   private async exported(project: Project, fileName: string): Promise<Output> {
     const kind = FLOW[project.flow === 'i2i' ? 'I2I' : 'REGULAR'].kind;
     const output = await this.deps.repos.outputs.byName(project.id, kind, fileName);
@@ -95,8 +93,8 @@ export class CopilotService {
   }
 
   async prompt(project: Project, fileName: string, instruction: string, parentVersionId: number | null): Promise<VersionResult> {
-    return this.newVersion(project, fileName, parentVersionId, { instruction }, async (parentSettings) => {
-      const meaning = await this.deps.interpret(instruction, parentSettings);
+    return this.newVersion(project, fileName, parentVersionId, { instruction }, async (parent) => {
+      const meaning = await this.deps.interpret(instruction, parent.settings);
       if (meaning.kind === 'unrealistic') throw new InvalidRequest('Only realistic editing requests are supported.');
       if (meaning.kind === 'not_understood') {
         throw new InvalidRequest(`The instruction was not understood. Copilot understands requests about ${meaning.understood.join(', ')}.`);
@@ -105,41 +103,51 @@ export class CopilotService {
     });
   }
 
+  /** The state a new version builds on: a version of the chain, or the image's post-edit state. */
+  private async parentState(project: Project, output: Output, parentId: number | null): Promise<VersionState> {
+    if (parentId === null) return { settings: JSON.parse(output.settings!), rotate: 0 };
+    const parent = (await this.deps.repos.copilotVersions.chain(project.id, output.file_name)).find((v) => v.id === parentId);
+    if (!parent) throw new NotFound(`Version ${parentId} is not a version of "${output.file_name}".`);
+    return { settings: JSON.parse(parent.settings), rotate: parent.rotate };
+  }
+
+  /** The source of an operator's sky template the settings use; built-ins need none. */
+  private async sky(settings: unknown): Promise<SkySource | null> {
+    const id = (settings as { sky?: { templateId: number } | null }).sky?.templateId;
+    return id === undefined ? null : this.deps.skyTemplates.source(id);
+  }
+
   private async newVersion(
     project: Project,
     fileName: string,
     parentId: number | null,
     request: Record<string, string>,
-    deltaFor: (parentSettings: unknown) => Promise<unknown>,
+    deltaFor: (parent: VersionState) => Promise<CopilotDelta>,
   ): Promise<VersionResult> {
     const { repos, blobs, developer } = this.deps;
     const output = await this.exported(project, fileName);
-    let parentSettings: unknown = JSON.parse(output.settings!);
-    if (parentId !== null) {
-      const parent = (await repos.copilotVersions.chain(project.id, fileName)).find((v) => v.id === parentId);
-      if (!parent) throw new NotFound(`Version ${parentId} is not a version of "${fileName}".`);
-      parentSettings = JSON.parse(parent.settings);
-    }
-    const delta = await deltaFor(parentSettings);
-    const { jpeg, settings } = await developer.renderVersion(await this.source(project, output), parentSettings, delta);
-    const version = await repos.copilotVersions.branch({
+    const parent = await this.parentState(project, output, parentId);
+    const delta = await deltaFor(parent);
+    const version = await developer.copilotVersion(await this.source(project, output), parent, delta, await this.sky(parent.settings));
+    const row = await repos.copilotVersions.branch({
       project_id: project.id,
       file_name: fileName,
       parent_id: parentId,
-      settings: JSON.stringify(settings),
+      settings: JSON.stringify(version.settings),
+      rotate: version.rotate,
       request: JSON.stringify(request),
       created_at: nowIso(),
     });
-    const key = keys.version(project.uuid, fileName, version.id);
-    await blobs.write(key, jpeg);
-    return { status: 'SUCCESS', version_id: version.id, enhanced_image_url: await blobs.presignGet(key) };
+    const key = keys.version(project.uuid, fileName, row.id);
+    await blobs.write(key, version.jpeg);
+    return { status: 'SUCCESS', version_id: row.id, enhanced_image_url: await blobs.presignGet(key) };
   }
 
   /** The preview-size source of an image, decoded (and merged) once and kept. */
   private async source(project: Project, output: Output): Promise<Buffer> {
     const key = keys.source(project.uuid, output.file_name);
     if (await this.deps.blobs.head(key)) return this.deps.blobs.read(key);
-    const source = await this.deps.developer.previewSource(await this.deps.planner.framesOf(project, output));
+    const source = await this.deps.developer.copilotSource(await this.deps.planner.framesOf(project, output));
     await this.deps.blobs.write(key, source);
     return source;
   }
@@ -152,25 +160,35 @@ export class CopilotService {
 
   /**
    * Renders the latest version of every touched image at full resolution over the flow's
-   * own output, so the flow's download endpoints serve it; the version becomes the image's
-   * new post-edit state.
+   * own output, so the flow's download endpoints serve it; that version becomes the
+   * image's post-edit state and its chain is cleared.
    */
   async finalize(project: Project): Promise<{ file_name: string; download_link: string }[]> {
     const { repos, blobs, developer } = this.deps;
     const touched = await repos.copilotVersions.touched(project.id);
-    return Promise.all(
-      touched.map(async (fileName) => {
-        const output = await this.exported(project, fileName);
-        const chain = await repos.copilotVersions.chain(project.id, fileName);
-        const settings = chain[chain.length - 1]!.settings;
-        const developed = await developer.finalize(await this.deps.planner.framesOf(project, output), JSON.parse(settings));
-        const key = storageKeys.output(project.uuid, output.kind, fileName);
-        await blobs.write(key, developed.bytes);
-        if (developed.thumbnail) await blobs.write(storageKeys.thumbnail(project.uuid, output.kind, fileName), developed.thumbnail);
-        await repos.outputs.update(output.id, { settings, thumbnail_of: developed.thumbnail ? ((await blobs.head(key))?.etag ?? null) : null, updated_at: nowIso() });
-        await repos.copilotVersions.reset(project.id, fileName);
-        return { file_name: fileName, download_link: await blobs.presignGet(key) };
-      }),
-    );
+    const files = [];
+    // One image at a time: each is a full-resolution render.
+    for (const fileName of touched) {
+      const output = await this.exported(project, fileName);
+      const chain = await repos.copilotVersions.chain(project.id, fileName);
+      const latest = chain[chain.length - 1]!;
+      const settings = JSON.parse(latest.settings);
+      const turned = { ...output, rotate: (output.rotate + latest.rotate) % 360 };
+      const developed = await developer.export(await this.deps.planner.framesOf(project, turned), { settings, sky: await this.sky(settings) });
+      const key = storageKeys.output(project.uuid, output.kind, fileName);
+      await blobs.write(key, developed.bytes);
+      if (developed.thumbnail) await blobs.write(storageKeys.thumbnail(project.uuid, output.kind, fileName), developed.thumbnail);
+      await repos.outputs.update(output.id, {
+        settings: latest.settings,
+        rotate: turned.rotate,
+        thumbnail_of: developed.thumbnail ? ((await blobs.head(key))?.etag ?? null) : null,
+        updated_at: nowIso(),
+      });
+      await repos.copilotVersions.reset(project.id, fileName);
+      // The kept preview source predates the turn.
+      await blobs.delete(keys.source(project.uuid, fileName));
+      files.push({ file_name: fileName, download_link: await blobs.presignGet(key) });
+    }
+    return files;
   }
 }

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { ProjectSource } from '../../domain/copilot/copilot.js';
+import type { Services } from '../../services.js';
+import { Data, errorResponses, Nullable, ProjectUuidParams } from '../schemas.js';
+
+const tags = ['AI tools and Copilot'];
+
+const Source = Type.Optional(Type.Enum(['REGULAR', 'I2I'], { default: 'REGULAR', description: 'REGULAR: a profile-based project; I2I: a Smart Editing one' }));
+const ImageParams = Type.Object({ project_uuid: Type.String(), filename: Type.String({ description: 'the exported image' }) });
+const Version = Type.Object({ status: Type.Literal('SUCCESS'), version_id: Type.Integer(), enhanced_image_url: Type.String() });
+const Parent = Type.Optional(Nullable(Type.Integer({ description: 'the version to build on; omitted or null: the post-edit state' })));
+const SourceBody = Nullable(Type.Object({ project_source: Source }));
+
+/** AI tools and Copilot on single exported images: reference §4.3, §3 rules 5 and 6. */
+export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const { copilot } = services;
+  const project = (request: FastifyRequest<{ Params: { project_uuid: string } }>, source: ProjectSource | undefined) =>
+    copilot.project(request.account, request.params.project_uuid, source ?? 'REGULAR');
+
+  app.get(
+    '/projects/:project_uuid/ai-tools',
+    {
+      schema: {
+        tags,
+        summary: 'The one-click tools (needs a Completed, exported project)',
+        params: ProjectUuidParams,
+        querystring: Type.Object({ project_source: Source }),
+        response: { 200: Data(Type.Object({ prompts: Type.Array(Type.Object({ enhancement_type: Type.String(), label: Type.String(), enabled_for_batch: Type.Boolean() })) })), ...errorResponses },
+      },
+    },
+    async (request) => {
+      await project(request, request.query.project_source);
+      return { data: { prompts: copilot.tools() } };
+    },
+  );
+
+  app.post(
+    '/projects/:project_uuid/images/:filename/enhance',
+    {
+      schema: {
+        tags,
+        summary: 'Apply a one-click tool: a new version',
+        params: ImageParams,
+        body: Type.Object({ tool_id: Type.String(), project_source: Source, parent_version_id: Parent }),
+        response: { 200: Data(Version), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      return { data: await copilot.enhance(await project(request, b.project_source), request.params.filename, b.tool_id, b.parent_version_id ?? null) };
+    },
+  );
+
+  app.post(
+    '/projects/:project_uuid/images/:filename/copilot',
+    {
+      schema: {
+        tags,
+        summary: 'Apply a natural-language instruction: a new version (fields at top level, not in data)',
+        params: ImageParams,
+        body: Type.Object({ instruction: Type.String({ minLength: 1, maxLength: 255 }), parent_version_id: Parent, project_source: Source }),
+        response: { 200: Version, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      return copilot.prompt(await project(request, b.project_source), request.params.filename, b.instruction, b.parent_version_id ?? null);
+    },
+  );
+
+  app.delete(
+    '/projects/:project_uuid/images/:filename/copilot',
+    {
+      schema: {
+        tags,
+        summary: 'Reset: discard every Copilot version of the image',
+        params: ImageParams,
+        body: SourceBody,
+        response: { 200: Data(Type.Object({ file_name: Type.String(), discarded_versions: Type.Integer() })), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: await copilot.reset(await project(request, request.body?.project_source), request.params.filename) }),
+  );
+
+  app.post(
+    '/projects/:project_uuid/finalize',
+    {
+      schema: {
+        tags,
+        summary: 'Render the latest version of every touched image at full size; the flow’s downloads then serve them',
+        params: ProjectUuidParams,
+        body: SourceBody,
+        response: { 200: Data(Type.Object({ files_list: Type.Array(Type.Object({ file_name: Type.String(), download_link: Type.String() })) })), ...errorResponses },
+      },
+    },
+    async (request) => ({ data: { files_list: await copilot.finalize(await project(request, request.body?.project_source)) } }),
+  );
+};
