@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { alignFrames } from '../../src/imaging/hdr/align.js';
 import { fillUncovered, shiftFrame } from '../../src/imaging/hdr/shift.js';
-import { mappingFrom } from '../../src/imaging/hdr/transfer.js';
+import { sampleFrame, transferBetween } from '../../src/imaging/hdr/transfer.js';
 import { mergeBrackets } from '../../src/imaging/hdr/index.js';
 import { lumaOf } from '../../src/imaging/hdr/luma.js';
 import { expose, hdrScene } from './hdr-scenes.js';
@@ -53,7 +53,7 @@ test('shifted frames are filled at the edges with the reference mapped to their 
   const offset = { dx: -5, dy: 4 };
   const shifted = shiftFrame(frames[2]!, luma, offset);
   assert.deepEqual(shifted.valid, { x: 5, y: 0, width: 195, height: 156 });
-  fillUncovered(shifted, mappingFrom(frames[1]!, shifted.image));
+  fillUncovered(shifted, frames[1]!, transferBetween(sampleFrame(frames[1]!, 1), sampleFrame(shifted.image, 1)));
   // Where the frame saw the scene, shifting must reproduce it exactly (an unshifted crop).
   const truth = bracket(200, 160, [[0, 0], [0, 0], [0, 0]])[2]!;
   let inside = 0;

@@ -15,7 +15,7 @@ const EXCLUSION = 4 / 255;
  * the quartiles add two more contours. Percentiles, like the median, mark the same scene
  * brightness in every exposure, provided they are taken over the same part of the scene.
  */
-const THRESHOLDS = [0.25, 0.5, 0.75];
+const THRESHOLDS = [0.25, 0.5, 0.75] as const;
 /** Six levels reach ±63 px at the working size, beyond any hand-held wobble between brackets. */
 const MAX_LEVELS = 6;
 /** Coarsest level keeps at least this many pixels on its short side, so its bitmaps still hold structure. */
@@ -45,30 +45,44 @@ interface Bitmap {
   considered: Uint32Array;
 }
 
-function thresholdBitmap(plane: Plane, box: Box, threshold: number): Bitmap {
+/** The box of the plane thresholded at each of the three thresholds, in one pass over the pixels. */
+function thresholdBitmaps(plane: Plane, box: Box, thresholds: readonly [number, number, number]): Bitmap[] {
   const { width, height } = box;
   const words = (width + 31) >> 5;
-  const above = new Uint32Array(words * height);
-  const considered = new Uint32Array(words * height);
-  const lo = threshold - EXCLUSION;
-  const hi = threshold + EXCLUSION;
+  const bitmaps = thresholds.map(() => ({ width, height, words, above: new Uint32Array(words * height), considered: new Uint32Array(words * height) }));
+  const [t0, t1, t2] = thresholds;
+  const [b0, b1, b2] = bitmaps as [Bitmap, Bitmap, Bitmap];
   const src = plane.data;
   for (let y = 0; y < height; y++) {
     const row = (box.y + y) * plane.width + box.x;
     for (let w = 0; w < words; w++) {
       const end = row + Math.min(width, (w + 1) << 5);
-      let a = 0;
-      let c = 0;
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let c0 = 0;
+      let c1 = 0;
+      let c2 = 0;
       for (let i = row + (w << 5), bit = 1; i < end; i++, bit <<= 1) {
+        // bit & -(condition): no branches, which noisy pixels near a threshold would mispredict.
         const v = src[i]!;
-        if (v > threshold) a |= bit;
-        if (v > hi || v < lo) c |= bit;
+        a0 |= bit & -(v > t0);
+        a1 |= bit & -(v > t1);
+        a2 |= bit & -(v > t2);
+        c0 |= bit & -(Math.abs(v - t0) > EXCLUSION);
+        c1 |= bit & -(Math.abs(v - t1) > EXCLUSION);
+        c2 |= bit & -(Math.abs(v - t2) > EXCLUSION);
       }
-      above[y * words + w] = a;
-      considered[y * words + w] = c;
+      const o = y * words + w;
+      b0.above[o] = a0;
+      b1.above[o] = a1;
+      b2.above[o] = a2;
+      b0.considered[o] = c0;
+      b1.considered[o] = c1;
+      b2.considered[o] = c2;
     }
   }
-  return { width, height, words, above, considered };
+  return bitmaps;
 }
 
 function popcount(v: number): number {
@@ -165,12 +179,12 @@ function alignPair(ref: Plane[], mov: Plane[]): Offset {
     const refThresholds = quantilesIn(r, box, THRESHOLDS);
     const movThresholds = quantilesIn(m, { ...box, x: box.x + dx, y: box.y + dy }, THRESHOLDS);
     const grown = { x: box.x + dx - 1, y: box.y + dy - 1, width: box.width + 2, height: box.height + 2 };
+    const a = thresholdBitmaps(r, box, refThresholds);
+    const b = thresholdBitmaps(m, grown, movThresholds);
     errors.fill(0);
     THRESHOLDS.forEach((_, t) => {
       if (!usable(refThresholds[t]!) || !usable(movThresholds[t]!)) return;
-      const a = thresholdBitmap(r, box, refThresholds[t]!);
-      const b = thresholdBitmap(m, grown, movThresholds[t]!);
-      CANDIDATES.forEach(([sx, sy], i) => (errors[i] += mismatch(a, b, sx, sy)));
+      CANDIDATES.forEach(([sx, sy], i) => (errors[i] += mismatch(a[t]!, b[t]!, sx, sy)));
     });
     const least = Math.min(...errors);
     const compared = box.width * box.height;

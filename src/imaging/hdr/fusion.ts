@@ -1,69 +1,9 @@
+import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
 import type { Image16 } from '../types.js';
+import { addBands, blendFrames, collapseToImage, type BlendedBands } from './blend.js';
 import type { Plane } from './luma.js';
-import { expandRow, gaussianPyramid, levelCount } from './pyramid.js';
 import { qualityWeights } from './weights.js';
-
-/**
- * Colour differences B - Y and R - Y of an sRGB-encoded image as 2 x 2 means (half size, the
- * first pyramid level): blending is linear, so fusing Y, B - Y, R - Y equals fusing R, G, B,
- * and chroma blended at half resolution is all that 4:2:0 JPEG outputs keep anyway.
- */
-function halfChroma(image: Image16, luma: Plane): [Plane, Plane] {
-  const { width, height, data } = image;
-  const y = luma.data;
-  const w2 = (width + 1) >> 1;
-  const h2 = (height + 1) >> 1;
-  const cb = new Float32Array(w2 * h2);
-  const cr = new Float32Array(w2 * h2);
-  const k = 1 / 65535;
-  for (let row = 0; row < height; row++) {
-    const o = (row >> 1) * w2;
-    for (let x = 0, p = row * width, j = p * 3; x < width; x++, p++, j += 3) {
-      const l = y[p]!;
-      cb[o + (x >> 1)] = cb[o + (x >> 1)]! + data[j + 2]! * k - l;
-      cr[o + (x >> 1)] = cr[o + (x >> 1)]! + data[j]! * k - l;
-    }
-  }
-  // Blocks on an odd last row or column hold fewer pixels.
-  for (let by = 0; by < h2; by++) {
-    const rows = Math.min(2, height - 2 * by);
-    for (let bx = 0, o = by * w2; bx < w2; bx++, o++) {
-      const n = rows * Math.min(2, width - 2 * bx);
-      cb[o] = cb[o]! / n;
-      cr[o] = cr[o]! / n;
-    }
-  }
-  return [
-    { width: w2, height: h2, data: cb },
-    { width: w2, height: h2, data: cr },
-  ];
-}
-
-function to16(v: number): number {
-  return v <= 0 ? 0 : v >= 1 ? 65535 : v * 65535 + 0.5;
-}
-
-/** Back to interleaved RGB from full-size luma and half-size B - Y, R - Y (expanded row by row). */
-function toImage16(y: Plane, cb: Plane, cr: Plane): Image16 {
-  const { width, height } = y;
-  const data = new Uint16Array(width * height * 3);
-  const vertical = new Float32Array(cb.width + 2);
-  const cbRow = new Float32Array(width);
-  const crRow = new Float32Array(width);
-  for (let row = 0; row < height; row++) {
-    expandRow(cb, row, width, vertical, cbRow);
-    expandRow(cr, row, width, vertical, crRow);
-    for (let x = 0, p = row * width, j = p * 3; x < width; x++, p++, j += 3) {
-      const l = y.data[p]!;
-      const r = l + crRow[x]!;
-      const b = l + cbRow[x]!;
-      data[j] = to16(r);
-      data[j + 1] = to16((l - 0.299 * r - 0.114 * b) / 0.587);
-      data[j + 2] = to16(b);
-    }
-  }
-  return { width, height, data };
-}
 
 /** Per pixel, each frame's share of the total, in place. */
 function normalise(weights: Float32Array[]): void {
@@ -80,47 +20,66 @@ function normalise(weights: Float32Array[]): void {
   }
 }
 
-/**
- * Adds weight x (fine - expand(coarse)), the weighted Laplacian band, into sum; without a
- * coarser level (the top of the pyramid), weight x fine. Row by row, so the expansion stays in cache.
- */
-function addBand(sum: Float32Array, weight: Plane, fine: Float32Array, coarse: Plane | null): void {
-  const { width, height } = weight;
-  const w = weight.data;
-  if (!coarse) {
-    for (let p = 0; p < sum.length; p++) sum[p] = sum[p]! + w[p]! * fine[p]!;
-    return;
-  }
-  const vertical = new Float32Array(coarse.width + 2);
-  const row = new Float32Array(width);
-  for (let y = 0; y < height; y++) {
-    expandRow(coarse, y, width, vertical, row);
-    for (let x = 0, p = y * width; x < width; x++, p++) sum[p] = sum[p]! + w[p]! * (fine[p]! - row[x]!);
-  }
+/** Below this many pixels of frames to blend, handing some to the helper thread costs more than it saves. */
+const PARALLEL_MIN_PIXELS = 1_000_000;
+
+interface Pending {
+  resolve: (sums: BlendedBands) => void;
+  reject: (err: Error) => void;
 }
 
-/** Collapses a Laplacian pyramid in place: each band plus the expansion of the (collapsed) band above; returns the base. */
-function collapse(bands: Plane[]): Float32Array {
-  for (let l = bands.length - 2; l >= 0; l--) {
-    const { width, height, data } = bands[l]!;
-    const coarse = bands[l + 1]!;
-    const vertical = new Float32Array(coarse.width + 2);
-    const row = new Float32Array(width);
-    for (let y = 0; y < height; y++) {
-      expandRow(coarse, y, width, vertical, row);
-      for (let x = 0, p = y * width; x < width; x++, p++) data[p] = data[p]! + row[x]!;
-    }
-  }
-  return bands[0]!.data;
+/**
+ * One blending thread kept for the life of the process: a new thread per merge would run its
+ * first frames in V8's unoptimised tiers, slower than doing them here. It holds the process
+ * open only while it has work (ref while requests are pending, unref when idle).
+ */
+let helper: { worker: Worker; pending: Map<number, Pending>; next: number } | null = null;
+
+function blendHelper(): NonNullable<typeof helper> {
+  if (helper) return helper;
+  const worker = new Worker(new URL('./blend-worker.js', import.meta.url));
+  const state = { worker, pending: new Map<number, Pending>(), next: 0 };
+  const fail = (err: Error) => {
+    for (const p of state.pending.values()) p.reject(err);
+    state.pending.clear();
+    if (helper === state) helper = null;
+  };
+  worker.on('message', ({ id, sums, error }: { id: number; sums?: BlendedBands; error?: string }) => {
+    const p = state.pending.get(id);
+    state.pending.delete(id);
+    if (state.pending.size === 0) worker.unref();
+    if (error !== undefined) p?.reject(new Error(`blend worker: ${error}`));
+    else p?.resolve(sums!);
+  });
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`blend worker exited with code ${code}`)));
+  worker.unref();
+  helper = state;
+  return state;
+}
+
+/** Blends frames in the helper thread; their buffers are moved there, not copied, and no longer usable here. */
+function blendInWorker(frames: Image16[], lumas: Plane[], weights: Float32Array[]): Promise<BlendedBands> {
+  const { worker, pending, next } = blendHelper();
+  helper!.next = next + 1;
+  return new Promise((resolve, reject) => {
+    pending.set(next, { resolve, reject });
+    worker.ref();
+    const buffers = [...frames.map((f) => f.data.buffer), ...lumas.map((l) => l.data.buffer), ...weights.map((w) => w.buffer)];
+    worker.postMessage({ id: next, frames, lumas, weights }, buffers as ArrayBuffer[]);
+  });
 }
 
 /**
  * Exposure fusion (Mertens, Kautz & Van Reeth 2007) of aligned frames of one size: quality
- * weights, normalised per pixel; then each
- * frame's Laplacian pyramid is blended with its weights' Gaussian pyramid, for luma and two
- * colour differences, and the sums collapsed. Blending band by band hides the seams a per-pixel blend would show.
+ * weights, normalised per pixel; each frame's Laplacian pyramid blended with its weights'
+ * Gaussian pyramid, for luma and two colour differences; the sums collapsed. Blending band by
+ * band hides the seams a per-pixel blend would show. Normalising before blurring matters: a
+ * frame that is the only usable one somewhere keeps its full share there, however small its
+ * raw weights. Large brackets are blended partly in a worker (frames are independent once
+ * their weights are normalised); the frames and lumas handed over are consumed.
  */
-export function fuseExposures(frames: Image16[], lumas: Plane[]): Image16 {
+export async function fuseExposures(frames: Image16[], lumas: Plane[]): Promise<Image16> {
   const { width, height } = frames[0]!;
   const weights = frames.map((frame, i) => {
     const w = new Float32Array(width * height);
@@ -128,28 +87,11 @@ export function fuseExposures(frames: Image16[], lumas: Plane[]): Image16 {
     return w;
   });
   normalise(weights);
-
-  const count = levelCount(width, height);
-  const pyramid = (from: number): Plane[] => {
-    const bands: Plane[] = [];
-    for (let l = 0, w = width, h = height; l < count; l++, w = (w + 1) >> 1, h = (h + 1) >> 1) {
-      if (l >= from) bands.push({ width: w, height: h, data: new Float32Array(w * h) });
-    }
-    return bands;
-  };
-  // Blended Laplacian pyramids: luma from full size, colour differences from half size.
-  const sumY = pyramid(0);
-  const sumChroma = [pyramid(1), pyramid(1)];
-  for (let i = 0; i < frames.length; i++) {
-    const weight = gaussianPyramid({ width, height, data: weights[i]! }, count);
-    const luma = gaussianPyramid(lumas[i]!, count);
-    for (let l = 0; l < count; l++) addBand(sumY[l]!.data, weight[l]!, luma[l]!.data, luma[l + 1] ?? null);
-    halfChroma(frames[i]!, lumas[i]!).forEach((half, c) => {
-      const chroma = gaussianPyramid(half, count - 1);
-      for (let l = 1; l < count; l++) addBand(sumChroma[c]![l - 1]!.data, weight[l]!, chroma[l - 1]!.data, chroma[l] ?? null);
-    });
-  }
-  const y = { width, height, data: collapse(sumY) };
-  const [cb, cr] = sumChroma.map((bands) => ({ ...bands[0]!, data: collapse(bands) }));
-  return toImage16(y, cb!, cr!);
+  if (availableParallelism() < 2 || frames.length * width * height < PARALLEL_MIN_PIXELS) return collapseToImage(blendFrames(frames, lumas, weights));
+  // This thread collapses the sums afterwards, so when the frames do not split evenly it takes the larger part.
+  const here = Math.ceil(frames.length / 2);
+  const there = blendInWorker(frames.slice(here), lumas.slice(here), weights.slice(here));
+  const sums = blendFrames(frames.slice(0, here), lumas.slice(0, here), weights.slice(0, here));
+  addBands(sums, await there);
+  return collapseToImage(sums);
 }

@@ -50,12 +50,12 @@ export function blockMean(plane: Plane, factor: number): Plane {
 }
 
 /** The values below which the given fractions of the box's pixels lie, from a 4096-bin histogram of 0..1 values. */
-export function quantilesIn(plane: Plane, box: Box, fractions: number[]): number[] {
+export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
   const bins = 4096;
   const hist = new Uint32Array(bins);
   const src = plane.data;
   for (let y = box.y; y < box.y + box.height; y++) {
-    for (let i = y * plane.width + box.x, end = i + box.width; i < end; i++) hist[Math.min(bins - 1, Math.max(0, Math.floor(src[i]! * bins)))]!++;
+    for (let i = y * plane.width + box.x, end = i + box.width; i < end; i++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;
   }
   const total = box.width * box.height;
   return fractions.map((fraction) => {
@@ -65,5 +65,5 @@ export function quantilesIn(plane: Plane, box: Box, fractions: number[]): number
       if (seen >= fraction * total) return (b + 0.5) / bins;
     }
     return 1;
-  });
+  }) as { [K in keyof T]: number };
 }

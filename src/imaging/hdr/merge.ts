@@ -1,11 +1,11 @@
 import type { Image16 } from '../types.js';
 import { alignFrames, type Offset } from './align.js';
 import { fillUncovered, shiftFrame } from './shift.js';
-import { consistencyMasks, replaceGhosts } from './deghost.js';
+import { ghostTrust, replaceGhosts } from './deghost.js';
 import { fuseExposures } from './fusion.js';
 import { lumaOf } from './luma.js';
 import { resizeImage16, sizeForLongEdge } from './resize.js';
-import { mappingFrom } from './transfer.js';
+import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
 import { assertImage16, invalidParameter } from './validate.js';
 
 /**
@@ -92,12 +92,18 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   const offsets = alignFrames(lumas, referenceIndex);
   const aligned = working.map((frame, i) => shiftFrame(frame, lumas[i]!, offsets[i]!));
   const reference = aligned[referenceIndex]!.image;
-  const mappings = aligned.map((frame, i) => (i === referenceIndex ? null : mappingFrom(reference, frame.image)));
-  aligned.forEach((frame, i) => mappings[i] && fillUncovered(frame, mappings[i]));
-  if (options.deghost !== false) {
-    consistencyMasks(aligned.map((a) => a.image), referenceIndex).forEach((trust, i) => trust && replaceGhosts(aligned[i]!, trust, mappings[i]!));
-  }
-  const image = fuseExposures(aligned.map((a) => a.image), aligned.map((a) => a.luma));
+  const step = sampleStep(size.width, size.height);
+  const referenceSamples = sampleFrame(reference, step);
+  aligned.forEach((frame, i) => {
+    if (i === referenceIndex) return;
+    const samples = sampleFrame(frame.image, step);
+    const transfer = transferBetween(referenceSamples, samples);
+    fillUncovered(frame, reference, transfer);
+    if (options.deghost === false) return;
+    const trust = ghostTrust(referenceSamples, samples, transfer, frame.valid, step, size.width, size.height);
+    if (trust) replaceGhosts(frame, trust, reference, transfer);
+  });
+  const image = await fuseExposures(aligned.map((a) => a.image), aligned.map((a) => a.luma));
 
   const sx = width / size.width;
   const sy = height / size.height;
