@@ -72,11 +72,7 @@ function zeroBands(width: number, height: number, from: number): Plane[] {
   return bands;
 }
 
-/**
- * Exposure fusion's heart: each frame's Laplacian pyramid weighted by the Gaussian pyramid of
- * its (normalised) weights, summed over frames. Frames are independent here, so subsets of
- * frames can be blended in parallel and their sums added.
- */
+/** Exposure fusion's heart: each frame's Laplacian pyramid weighted by the Gaussian pyramid of its (normalised) weights, summed over frames. */
 export function blendFrames(frames: Image16[], lumas: Plane[], weights: Float32Array[]): BlendedBands {
   const { width, height } = frames[0]!;
   const count = levelCount(width, height);
@@ -92,17 +88,6 @@ export function blendFrames(frames: Image16[], lumas: Plane[], weights: Float32A
     });
   }
   return sums;
-}
-
-/** Adds b's sums into a's. */
-export function addBands(a: BlendedBands, b: BlendedBands): void {
-  for (const key of ['y', 'cb', 'cr'] as const) {
-    a[key].forEach((band, l) => {
-      const to = band.data;
-      const from = b[key][l]!.data;
-      for (let p = 0; p < to.length; p++) to[p] = to[p]! + from[p]!;
-    });
-  }
 }
 
 /** Collapses a Laplacian pyramid in place: each band plus the expansion of the (collapsed) band above; returns the base. */
