@@ -12,19 +12,19 @@ export interface BlendedBands {
   cr: Plane[];
 }
 
-/**
- * Colour differences B - Y and R - Y of an sRGB-encoded image as 2 x 2 means (half size, the
- * first pyramid level): blending is linear, so fusing Y, B - Y, R - Y equals fusing R, G, B,
- * and chroma blended at half resolution is all that 4:2:0 JPEG outputs keep anyway.
- */
-function halfChroma(image: Image16, luma: Plane): [Plane, Plane] {
+/** A frame at half size (the first pyramid level): 2 x 2 means of its pixels and of its luma. */
+export interface HalfFrame {
+  image: Image16;
+  luma: Plane;
+}
+
+export function halfFrame(image: Image16, luma: Plane): HalfFrame {
   const { width, height, data } = image;
   const y = luma.data;
   const w2 = (width + 1) >> 1;
   const h2 = (height + 1) >> 1;
-  const cb = new Float32Array(w2 * h2);
-  const cr = new Float32Array(w2 * h2);
-  const k = 1 / 65535;
+  const rgb = new Uint16Array(w2 * h2 * 3);
+  const l2 = new Float32Array(w2 * h2);
   for (let by = 0; by < h2; by++) {
     // An odd last row or column pairs with itself, which averages the same pixels.
     const r0 = 2 * by * width;
@@ -34,14 +34,31 @@ function halfChroma(image: Image16, luma: Plane): [Plane, Plane] {
       const b = a + (2 * bx + 1 < width ? 1 : 0);
       const c = r1 + 2 * bx;
       const d = c + (b - a);
-      const l = y[a]! + y[b]! + y[c]! + y[d]!;
-      cb[o] = ((data[3 * a + 2]! + data[3 * b + 2]! + data[3 * c + 2]! + data[3 * d + 2]!) * k - l) * 0.25;
-      cr[o] = ((data[3 * a]! + data[3 * b]! + data[3 * c]! + data[3 * d]!) * k - l) * 0.25;
+      l2[o] = (y[a]! + y[b]! + y[c]! + y[d]!) * 0.25;
+      for (let k = 0; k < 3; k++) rgb[o * 3 + k] = (data[3 * a + k]! + data[3 * b + k]! + data[3 * c + k]! + data[3 * d + k]! + 2) >> 2;
     }
   }
+  return { image: { width: w2, height: h2, data: rgb }, luma: { width: w2, height: h2, data: l2 } };
+}
+
+/**
+ * Colour differences B - Y and R - Y of a half-size frame: blending is linear, so fusing Y,
+ * B - Y, R - Y equals fusing R, G, B, and chroma blended at half resolution is all that 4:2:0
+ * JPEG outputs keep anyway.
+ */
+function chromaOf(half: HalfFrame): [Plane, Plane] {
+  const { width, height, data } = half.image;
+  const y = half.luma.data;
+  const cb = new Float32Array(width * height);
+  const cr = new Float32Array(width * height);
+  const k = 1 / 65535;
+  for (let p = 0, j = 0; p < cb.length; p++, j += 3) {
+    cb[p] = data[j + 2]! * k - y[p]!;
+    cr[p] = data[j]! * k - y[p]!;
+  }
   return [
-    { width: w2, height: h2, data: cb },
-    { width: w2, height: h2, data: cr },
+    { width, height, data: cb },
+    { width, height, data: cr },
   ];
 }
 
@@ -64,6 +81,22 @@ function addBand(sum: Float32Array, weight: Plane, fine: Float32Array, coarse: P
   }
 }
 
+/**
+ * The finest band, with weights given at half size: adds expand(weight) x (fine - expand(coarse))
+ * into sum, row by row.
+ */
+function addFinestBand(sum: Float32Array, weight: Plane, fine: Plane, coarse: Plane): void {
+  const { width, height } = fine;
+  const vertical = new Float32Array(Math.max(coarse.width, weight.width) + 2);
+  const row = new Float32Array(width);
+  const w = new Float32Array(width);
+  for (let y = 0; y < height; y++) {
+    expandRow(coarse, y, width, vertical, row);
+    expandRow(weight, y, width, vertical, w);
+    for (let x = 0, p = y * width; x < width; x++, p++) sum[p] = sum[p]! + w[x]! * (fine.data[p]! - row[x]!);
+  }
+}
+
 function zeroBands(width: number, height: number, from: number): Plane[] {
   const bands: Plane[] = [];
   for (let l = 0, w = width, h = height; l < levelCount(width, height); l++, w = (w + 1) >> 1, h = (h + 1) >> 1) {
@@ -72,19 +105,26 @@ function zeroBands(width: number, height: number, from: number): Plane[] {
   return bands;
 }
 
-/** Exposure fusion's heart: each frame's Laplacian pyramid weighted by the Gaussian pyramid of its (normalised) weights, summed over frames. */
-export function blendFrames(frames: Image16[], lumas: Plane[], weights: Float32Array[]): BlendedBands {
-  const { width, height } = frames[0]!;
+/**
+ * Exposure fusion's heart: each frame's Laplacian pyramid weighted by the Gaussian pyramid of
+ * its normalised weights, summed over frames. The weights come at half size, as the first level
+ * of their pyramid; the finest band uses them expanded.
+ */
+export function blendFrames(lumas: Plane[], halves: HalfFrame[], weights: Float32Array[]): BlendedBands {
+  const { width, height } = lumas[0]!;
   const count = levelCount(width, height);
   const sums: BlendedBands = { y: zeroBands(width, height, 0), cb: zeroBands(width, height, 1), cr: zeroBands(width, height, 1) };
-  for (let i = 0; i < frames.length; i++) {
-    const weight = gaussianPyramid({ width, height, data: weights[i]! }, count);
+  for (let i = 0; i < lumas.length; i++) {
+    const half = halves[i]!;
+    // weight[l - 1] is level l.
+    const weight = gaussianPyramid({ width: half.luma.width, height: half.luma.height, data: weights[i]! }, count - 1);
     const luma = gaussianPyramid(lumas[i]!, count);
-    for (let l = 0; l < count; l++) addBand(sums.y[l]!.data, weight[l]!, luma[l]!.data, luma[l + 1] ?? null);
-    halfChroma(frames[i]!, lumas[i]!).forEach((half, c) => {
-      const chroma = gaussianPyramid(half, count - 1);
+    addFinestBand(sums.y[0]!.data, weight[0]!, luma[0]!, luma[1]!);
+    for (let l = 1; l < count; l++) addBand(sums.y[l]!.data, weight[l - 1]!, luma[l]!.data, luma[l + 1] ?? null);
+    chromaOf(half).forEach((plane, c) => {
+      const chroma = gaussianPyramid(plane, count - 1);
       const sum = c === 0 ? sums.cb : sums.cr;
-      for (let l = 1; l < count; l++) addBand(sum[l - 1]!.data, weight[l]!, chroma[l - 1]!.data, chroma[l] ?? null);
+      for (let l = 1; l < count; l++) addBand(sum[l - 1]!.data, weight[l - 1]!, chroma[l - 1]!.data, chroma[l] ?? null);
     });
   }
   return sums;
