@@ -90,7 +90,10 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
 
   const lumas = working.map(lumaOf);
   const offsets = alignFrames(lumas, referenceIndex);
-  const aligned = working.map((frame, i) => shiftFrame(frame, lumas[i]!, offsets[i]!));
+  // The reference is only read from here on, so it needs no copy (it may be the caller's frame).
+  const aligned = working.map((frame, i) =>
+    i === referenceIndex ? { image: frame, luma: lumas[i]!, valid: { x: 0, y: 0, width: size.width, height: size.height } } : shiftFrame(frame, lumas[i]!, offsets[i]!),
+  );
   const reference = aligned[referenceIndex]!.image;
   const step = sampleStep(size.width, size.height);
   const referenceSamples = sampleFrame(reference, step);
