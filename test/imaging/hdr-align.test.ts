@@ -39,6 +39,19 @@ test('mergeBrackets reports offsets in input pixels when it works at a smaller s
   assert.equal(result.referenceIndex, 1);
   assert.equal(result.image.width, 160);
   assert.equal(result.image.height, 120);
+  // The darkest frame comes back aligned at the output size: the −2 EV frame's own content, on the reference's grid.
+  assert.equal(result.darkestIndex, 0);
+  assert.deepEqual([result.darkFrame.width, result.darkFrame.height], [160, 120]);
+  const unshifted = await mergeBrackets(bracket(320, 240, [[0, 0], [0, 0], [0, 0]]), { outputLongEdge: 160 });
+  const inside = (im: typeof result.darkFrame) => im.data.filter((_, i) => {
+    const x = (i / 3) % 160;
+    const y = Math.floor(i / 480);
+    return x >= 8 && x < 152 && y >= 8 && y < 112;
+  });
+  const a = inside(result.darkFrame);
+  const b = inside(unshifted.darkFrame);
+  const meanDiff = a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length / 65535;
+  assert.ok(meanDiff < 0.01, `aligned dark frame differs from the unshifted one by ${meanDiff.toFixed(4)}`);
   result.offsets.forEach((o, k) => {
     const want = expectedOffsets(shifts, 1)[k]!;
     // One working pixel is two input pixels.

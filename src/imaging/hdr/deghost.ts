@@ -2,7 +2,7 @@ import type { Box, Image16 } from '../types.js';
 import { blockMean, type Plane } from './luma.js';
 import { BINS, blendTowardReference, type Samples, type Transfer } from './transfer.js';
 
-/** Samples per ghost block, along each side: blocks of about 480 along the long edge, so moving things stay and noise averages out. */
+/** Samples per ghost block, along each side: blocks of a few pixels, so moving things stay and noise averages out. */
 const SAMPLES_PER_BLOCK = 2;
 /** Mean distance (0..1, summed over R, G, B) outside the predicted range up to which a block of a frame is fully trusted... */
 const AGREE = 0.04;
@@ -80,19 +80,23 @@ function upsample(plane: Plane, factor: number, width: number, height: number): 
  * How far to trust each pixel of a frame: 1 where it shows what the reference predicts for its
  * exposure, falling to 0 where it shows something else (a moving person, car, branch). Pixels
  * are compared on the samples, channel by channel (channels clip separately), the distances
- * summed and averaged over blocks, so noise and single-pixel misalignment do not count; samples
- * outside `valid` (edges the shift uncovered) are not compared. Null when the frame agrees
- * everywhere.
+ * summed and averaged over blocks, so noise and single-pixel misalignment do not count. Null
+ * when the frame agrees everywhere.
  */
 export function ghostTrust(reference: Samples, frame: Samples, transfer: Transfer, valid: Box, step: number, width: number, height: number): Float32Array | null {
   const { width: sw, height: sh } = reference[0];
   const distance = new Float32Array(sw * sh);
   for (let c = 0; c < 3; c++) addDistances(distance, reference[c]!.data, frame[c]!.data, transfer.lo[c]!, transfer.hi[c]!);
+  // Samples outside `valid` (edges the shift uncovered, already filled from the reference) are not compared.
+  const x0 = Math.ceil(valid.x / step);
+  const x1 = Math.ceil((valid.x + valid.width) / step);
+  const y0 = Math.ceil(valid.y / step);
+  const y1 = Math.ceil((valid.y + valid.height) / step);
   for (let y = 0; y < sh; y++) {
-    for (let x = 0; x < sw; x++) {
-      const px = x * step;
-      const py = y * step;
-      if (px < valid.x || px >= valid.x + valid.width || py < valid.y || py >= valid.y + valid.height) distance[y * sw + x] = 0;
+    if (y < y0 || y >= y1) distance.fill(0, y * sw, (y + 1) * sw);
+    else {
+      distance.fill(0, y * sw, y * sw + x0);
+      distance.fill(0, y * sw + x1, (y + 1) * sw);
     }
   }
   const mean = blockMean({ width: sw, height: sh, data: distance }, SAMPLES_PER_BLOCK);

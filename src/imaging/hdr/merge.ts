@@ -36,6 +36,8 @@ export interface MergeResult {
   referenceIndex: number;
   /** The darkest frame by its pixels (the one window pull recovers highlights from). */
   darkestIndex: number;
+  /** That frame aligned to `image` and at its size, ready for window pull's darkFrame. */
+  darkFrame: Image16;
 }
 
 /** Mean Rec. 601 luma, on every 4th pixel: enough to rank exposures of one scene. */
@@ -110,5 +112,6 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
 
   const sx = width / size.width;
   const sy = height / size.height;
-  return { image, offsets: offsets.map(({ dx, dy }) => ({ dx: dx * sx, dy: dy * sy })), referenceIndex, darkestIndex: order[0]! };
+  const darkestIndex = order[0]!;
+  return { image, offsets: offsets.map(({ dx, dy }) => ({ dx: dx * sx, dy: dy * sy })), referenceIndex, darkestIndex, darkFrame: aligned[darkestIndex]!.image };
 }

@@ -7,17 +7,17 @@ export const BINS = 256;
 const FINE_BINS = 4096;
 
 /**
- * Pixels sampled along the long edge for transfers and ghost detection: two per ghost block
- * (deghost.ts), and plenty for smooth histograms.
+ * Pixels sampled along the long edge for transfers and ghost detection, at least: two per
+ * ghost block (deghost.ts), so blocks of 5 px at a 3000 px output, and plenty for histograms.
  */
-const SAMPLES_LONG_EDGE = 960;
+const SAMPLES_LONG_EDGE = 640;
 
 /** Every step-th pixel of every step-th row, per channel, 0..1. */
 export type Samples = [Plane, Plane, Plane];
 
 /** The sampling step for frames of this size. */
 export function sampleStep(width: number, height: number): number {
-  return Math.max(1, Math.round(Math.max(width, height) / SAMPLES_LONG_EDGE));
+  return Math.max(1, Math.floor(Math.max(width, height) / SAMPLES_LONG_EDGE));
 }
 
 export function sampleFrame(image: Image16, step: number): Samples {
