@@ -27,7 +27,8 @@ interface BracketSet {
 
 async function toImage16(input: Buffer | string): Promise<Image16> {
   const { data, info } = await sharp(input).removeAlpha().toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
+  // Copied out of sharp's Buffer, whose offset in its ArrayBuffer need not be 16-bit aligned.
+  return { width: info.width, height: info.height, data: new Uint16Array(new Uint8Array(data).buffer) };
 }
 
 /**

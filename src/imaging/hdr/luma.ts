@@ -12,6 +12,7 @@ export function lumaAt(data: Uint16Array, j: number): number {
   return (0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!) * (1 / 65535);
 }
 
+/** lumaAt of every pixel, as a plane. */
 export function lumaOf(image: Image16): Plane {
   const { width, height, data } = image;
   const out = new Float32Array(width * height);
@@ -27,7 +28,7 @@ export function blockMean(plane: Plane, factor: number): Plane {
   const height = Math.ceil(h / factor);
   const out = new Float32Array(width * height);
   if (factor === 2 && w % 2 === 0 && h % 2 === 0) {
-    // The common case (every level of the alignment pyramid), without the general loop's overhead.
+    // The common case (halving an even-sized plane), without the general loop's overhead.
     for (let by = 0; by < height; by++) {
       const a = 2 * by * w;
       const b = a + w;

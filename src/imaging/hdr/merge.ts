@@ -1,10 +1,10 @@
 import type { Image16 } from '../types.js';
 import { alignFrames, type Offset } from './align.js';
-import { fillUncovered, shiftFrame } from './shift.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
 import { fuseExposures } from './fusion.js';
 import { lumaOf } from './luma.js';
 import { resizeImage16, sizeForLongEdge } from './resize.js';
+import { fillUncovered, shiftFrame } from './shift.js';
 import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
 import { assertImage16, invalidParameter } from './validate.js';
 
@@ -15,9 +15,9 @@ import { assertImage16, invalidParameter } from './validate.js';
  */
 export const DEFAULT_OUTPUT_LONG_EDGE = 3000;
 export const MIN_BRACKET_FRAMES = 3;
+export const MAX_BRACKET_FRAMES = 9;
 /** Short side below which a pyramid has too few levels to blend (and alignment nothing to go on). */
 const MIN_SIDE = 8;
-export const MAX_BRACKET_FRAMES = 9;
 
 export interface MergeOptions {
   /** Long edge of the result in pixels (default DEFAULT_OUTPUT_LONG_EDGE); frames are never enlarged. */
@@ -74,7 +74,8 @@ function validateMerge(frames: unknown, options: unknown): asserts frames is Ima
 /**
  * Merges one bracket (3-9 exposures of a scene, decoded to one size) into a single image:
  * frames are downscaled to the output size, aligned to the reference by median-threshold
- * bitmaps, and exposure-fused with ghost suppression.
+ * bitmaps, filled at the edges and cleared of ghosts from the reference, and exposure-fused.
+ * See docs/imaging-hdr.md.
  */
 export async function mergeBrackets(frames: Image16[], options: MergeOptions = {}): Promise<MergeResult> {
   validateMerge(frames, options);

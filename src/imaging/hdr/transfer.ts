@@ -20,6 +20,7 @@ export function sampleStep(width: number, height: number): number {
   return Math.max(1, Math.floor(Math.max(width, height) / SAMPLES_LONG_EDGE));
 }
 
+/** The frame's samples at the given step (see sampleStep). */
 export function sampleFrame(image: Image16, step: number): Samples {
   const { width, height, data } = image;
   const sw = Math.ceil(width / step);
