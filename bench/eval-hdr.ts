@@ -9,6 +9,7 @@ import { lumaOf } from '../src/imaging/hdr/luma.js';
 import { resizeImage16 } from '../src/imaging/hdr/resize.js';
 import { shiftFrame } from '../src/imaging/hdr/shift.js';
 import type { Image16 } from '../src/imaging/types.js';
+import { mulberry32 } from '../test/imaging/hdr-scenes.js';
 import { mefSsim } from './metrics/mef-ssim.js';
 import { outDir, testdataDir, type Section } from './report.js';
 import { ensureDebianTool, fixed, medianSeconds, runMeasured } from './tools.js';
@@ -27,7 +28,8 @@ interface BracketSet {
 
 async function toImage16(input: Buffer | string): Promise<Image16> {
   const { data, info } = await sharp(input).removeAlpha().toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
+  // Copied out of sharp's Buffer, whose offset in its ArrayBuffer need not be 16-bit aligned.
+  return { width: info.width, height: info.height, data: new Uint16Array(new Uint8Array(data).buffer) };
 }
 
 /**
@@ -39,16 +41,6 @@ async function decodeDngWithDcrawEmu(file: string): Promise<Image16> {
   ensureDebianTool('dcraw_emu', 'libraw-bin');
   const { stdout } = await promisify(execFile)('dcraw_emu', ['-T', '-6', '-w', '-o', '1', '-W', '-g', '2.4', '12.92', '-Z', '-', file], { encoding: 'buffer', maxBuffer: 1 << 30 });
   return toImage16(stdout);
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const decode = new Float64Array(65536).map((_, v) => {

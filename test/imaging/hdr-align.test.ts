@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { alignFrames } from '../../src/imaging/hdr/align.js';
 import { fillUncovered, shiftFrame } from '../../src/imaging/hdr/shift.js';
-import { mappingFrom } from '../../src/imaging/hdr/transfer.js';
+import { sampleFrame, transferBetween } from '../../src/imaging/hdr/transfer.js';
 import { mergeBrackets } from '../../src/imaging/hdr/index.js';
 import { lumaOf } from '../../src/imaging/hdr/luma.js';
 import { expose, hdrScene } from './hdr-scenes.js';
@@ -39,6 +39,19 @@ test('mergeBrackets reports offsets in input pixels when it works at a smaller s
   assert.equal(result.referenceIndex, 1);
   assert.equal(result.image.width, 160);
   assert.equal(result.image.height, 120);
+  // The darkest frame comes back aligned at the output size: the −2 EV frame's own content, on the reference's grid.
+  assert.equal(result.darkestIndex, 0);
+  assert.deepEqual([result.darkFrame.width, result.darkFrame.height], [160, 120]);
+  const unshifted = await mergeBrackets(bracket(320, 240, [[0, 0], [0, 0], [0, 0]]), { outputLongEdge: 160 });
+  const inside = (im: typeof result.darkFrame) => im.data.filter((_, i) => {
+    const x = (i / 3) % 160;
+    const y = Math.floor(i / 480);
+    return x >= 8 && x < 152 && y >= 8 && y < 112;
+  });
+  const a = inside(result.darkFrame);
+  const b = inside(unshifted.darkFrame);
+  const meanDiff = a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length / 65535;
+  assert.ok(meanDiff < 0.01, `aligned dark frame differs from the unshifted one by ${meanDiff.toFixed(4)}`);
   result.offsets.forEach((o, k) => {
     const want = expectedOffsets(shifts, 1)[k]!;
     // One working pixel is two input pixels.
@@ -53,7 +66,7 @@ test('shifted frames are filled at the edges with the reference mapped to their 
   const offset = { dx: -5, dy: 4 };
   const shifted = shiftFrame(frames[2]!, luma, offset);
   assert.deepEqual(shifted.valid, { x: 5, y: 0, width: 195, height: 156 });
-  fillUncovered(shifted, mappingFrom(frames[1]!, shifted.image));
+  fillUncovered(shifted, frames[1]!, transferBetween(sampleFrame(frames[1]!, 1), sampleFrame(shifted.image, 1)));
   // Where the frame saw the scene, shifting must reproduce it exactly (an unshifted crop).
   const truth = bracket(200, 160, [[0, 0], [0, 0], [0, 0]])[2]!;
   let inside = 0;

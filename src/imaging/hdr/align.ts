@@ -15,7 +15,7 @@ const EXCLUSION = 4 / 255;
  * the quartiles add two more contours. Percentiles, like the median, mark the same scene
  * brightness in every exposure, provided they are taken over the same part of the scene.
  */
-const THRESHOLDS = [0.25, 0.5, 0.75];
+const THRESHOLDS = [0.25, 0.5, 0.75] as const;
 /** Six levels reach ±63 px at the working size, beyond any hand-held wobble between brackets. */
 const MAX_LEVELS = 6;
 /** Coarsest level keeps at least this many pixels on its short side, so its bitmaps still hold structure. */
@@ -30,9 +30,15 @@ const WINDOW_PIXELS = 1 << 19;
  */
 const TIE = 0.005;
 
-const CANDIDATES: readonly (readonly [number, number])[] = [
-  [0, 0], [-1, -1], [0, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [0, 1], [1, 1],
-];
+/** Moves tried per evaluation: every shift of up to REACH pixels either way, no move first. */
+const REACH = 2;
+const CANDIDATES: readonly (readonly [number, number])[] = (() => {
+  const moves: [number, number][] = [[0, 0]];
+  for (let sy = -REACH; sy <= REACH; sy++) for (let sx = -REACH; sx <= REACH; sx++) if (sx !== 0 || sy !== 0) moves.push([sx, sy]);
+  return moves;
+})();
+/** Evaluations per level at most (each may move REACH pixels). */
+const MAX_EVALUATIONS = 8;
 
 /** A box of a plane thresholded, packed 32 pixels to a word, each row starting on a word; bits past the width are 0. */
 interface Bitmap {
@@ -45,30 +51,44 @@ interface Bitmap {
   considered: Uint32Array;
 }
 
-function thresholdBitmap(plane: Plane, box: Box, threshold: number): Bitmap {
+/** The box of the plane thresholded at each of the three thresholds, in one pass over the pixels. */
+function thresholdBitmaps(plane: Plane, box: Box, thresholds: readonly [number, number, number]): Bitmap[] {
   const { width, height } = box;
   const words = (width + 31) >> 5;
-  const above = new Uint32Array(words * height);
-  const considered = new Uint32Array(words * height);
-  const lo = threshold - EXCLUSION;
-  const hi = threshold + EXCLUSION;
+  const bitmaps = thresholds.map(() => ({ width, height, words, above: new Uint32Array(words * height), considered: new Uint32Array(words * height) }));
+  const [t0, t1, t2] = thresholds;
+  const [b0, b1, b2] = bitmaps as [Bitmap, Bitmap, Bitmap];
   const src = plane.data;
   for (let y = 0; y < height; y++) {
     const row = (box.y + y) * plane.width + box.x;
     for (let w = 0; w < words; w++) {
       const end = row + Math.min(width, (w + 1) << 5);
-      let a = 0;
-      let c = 0;
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let c0 = 0;
+      let c1 = 0;
+      let c2 = 0;
       for (let i = row + (w << 5), bit = 1; i < end; i++, bit <<= 1) {
+        // bit & -(condition): no branches, which noisy pixels near a threshold would mispredict.
         const v = src[i]!;
-        if (v > threshold) a |= bit;
-        if (v > hi || v < lo) c |= bit;
+        a0 |= bit & -(v > t0);
+        a1 |= bit & -(v > t1);
+        a2 |= bit & -(v > t2);
+        c0 |= bit & -(Math.abs(v - t0) > EXCLUSION);
+        c1 |= bit & -(Math.abs(v - t1) > EXCLUSION);
+        c2 |= bit & -(Math.abs(v - t2) > EXCLUSION);
       }
-      above[y * words + w] = a;
-      considered[y * words + w] = c;
+      const o = y * words + w;
+      b0.above[o] = a0;
+      b1.above[o] = a1;
+      b2.above[o] = a2;
+      b0.considered[o] = c0;
+      b1.considered[o] = c1;
+      b2.considered[o] = c2;
     }
   }
-  return { width, height, words, above, considered };
+  return bitmaps;
 }
 
 function popcount(v: number): number {
@@ -88,19 +108,37 @@ function bitsAt(bits: Uint32Array, rowStart: number, words: number, x: number): 
 }
 
 /**
- * Share of the window where the bitmaps disagree, both pixels outside their exclusion bands,
- * with the frame moved by (sx, sy) from the current estimate. The frame's bitmap covers the
- * window moved by the estimate and grown by one pixel on each side.
+ * The frame's bitmap (the window grown by REACH on each side) moved by sx and cut to the
+ * window's columns, word-aligned with the reference's: every vertical move then compares
+ * whole words, without shifting bits again for each of them.
  */
-function mismatch(ref: Bitmap, mov: Bitmap, sx: number, sy: number): number {
+function columnsAt(mov: Bitmap, words: number, sx: number): Bitmap {
+  const above = new Uint32Array(words * mov.height);
+  const considered = new Uint32Array(words * mov.height);
+  for (let y = 0; y < mov.height; y++) {
+    const from = y * mov.words;
+    for (let i = 0; i < words; i++) {
+      const x = (i << 5) + REACH + sx;
+      above[y * words + i] = bitsAt(mov.above, from, mov.words, x);
+      considered[y * words + i] = bitsAt(mov.considered, from, mov.words, x);
+    }
+  }
+  return { width: mov.width, height: mov.height, words, above, considered };
+}
+
+/**
+ * Share of the window where the bitmaps disagree, both pixels outside their exclusion bands,
+ * with the frame moved by sy rows from the current estimate (its columns already moved, see
+ * columnsAt). Bits past the window's width are 0 in the reference, so they never count.
+ */
+function mismatch(ref: Bitmap, mov: Bitmap, sy: number): number {
   const { height, words } = ref;
   let errors = 0;
   for (let y = 0; y < height; y++) {
     const a = y * words;
-    const b = (y + 1 + sy) * mov.words;
+    const b = (y + REACH + sy) * words;
     for (let i = 0; i < words; i++) {
-      const x = (i << 5) + 1 + sx;
-      const differ = (ref.above[a + i]! ^ bitsAt(mov.above, b, mov.words, x)) & ref.considered[a + i]! & bitsAt(mov.considered, b, mov.words, x);
+      const differ = (ref.above[a + i]! ^ mov.above[b + i]!) & ref.considered[a + i]! & mov.considered[b + i]!;
       if (differ !== 0) errors += popcount(differ);
     }
   }
@@ -109,14 +147,14 @@ function mismatch(ref: Bitmap, mov: Bitmap, sx: number, sy: number): number {
 
 /**
  * The part of a width x height level compared when the frame is estimated at (dx, dy): where
- * the frame, moved by the estimate and one pixel more either way, still covers it; centred and
+ * the frame, moved by the estimate and up to REACH pixels more either way, still covers it; centred and
  * at most WINDOW_PIXELS. Null when nothing is left.
  */
 function comparedWindow(width: number, height: number, dx: number, dy: number): Box | null {
-  const x0 = Math.max(0, 1 - dx);
-  const x1 = Math.min(width, width - dx - 1);
-  const y0 = Math.max(0, 1 - dy);
-  const y1 = Math.min(height, height - dy - 1);
+  const x0 = Math.max(0, REACH - dx);
+  const x1 = Math.min(width, width - dx - REACH);
+  const y0 = Math.max(0, REACH - dy);
+  const y1 = Math.min(height, height - dy - REACH);
   if (x1 - x0 < 8 || y1 - y0 < 8) return null;
   const scale = Math.min(1, Math.sqrt(WINDOW_PIXELS / ((x1 - x0) * (y1 - y0))));
   const w = Math.floor((x1 - x0) * scale);
@@ -144,48 +182,66 @@ function lumaPyramid(luma: Plane): Plane[] {
 }
 
 /**
- * Ward's coarse-to-fine search: at each level, the best of the 9 one-pixel moves around twice
- * the coarser answer; of moves that fit equally well, the one nearest no shift at all. Each
- * level thresholds both frames at percentiles taken over the same part of the scene (the
- * compared window, and where the estimate puts it in the frame): percentiles of the whole
- * frames would differ with their crops, which on a brightness ramp moves the contours with
- * the frame and hides the very shift being measured.
+ * At one level, with the frame estimated at (dx, dy): which move of up to REACH pixels fits best.
+ * Of moves that fit equally well, the one nearest no shift at all. Both frames are thresholded
+ * at percentiles taken over the same part of the scene (the compared window, and where the
+ * estimate puts it in the frame): percentiles of the whole frames would differ with their
+ * crops, which on a brightness ramp moves the contours with the frame and hides the very shift
+ * being measured. Null when the level leaves nothing to compare.
+ */
+function bestMove(r: Plane, m: Plane, dx: number, dy: number): readonly [number, number] | null {
+  const box = comparedWindow(r.width, r.height, dx, dy);
+  if (!box) return null;
+  const refThresholds = quantilesIn(r, box, THRESHOLDS);
+  const movThresholds = quantilesIn(m, { ...box, x: box.x + dx, y: box.y + dy }, THRESHOLDS);
+  const grown = { x: box.x + dx - REACH, y: box.y + dy - REACH, width: box.width + 2 * REACH, height: box.height + 2 * REACH };
+  const a = thresholdBitmaps(r, box, refThresholds);
+  const b = thresholdBitmaps(m, grown, movThresholds);
+  const errors = CANDIDATES.map(() => 0);
+  THRESHOLDS.forEach((_, t) => {
+    if (!usable(refThresholds[t]!) || !usable(movThresholds[t]!)) return;
+    for (let sx = -REACH; sx <= REACH; sx++) {
+      const moved = columnsAt(b[t]!, a[t]!.words, sx);
+      CANDIDATES.forEach(([cx, sy], i) => {
+        if (cx === sx) errors[i] += mismatch(a[t]!, moved, sy);
+      });
+    }
+  });
+  const least = Math.min(...errors);
+  const compared = box.width * box.height;
+  const limit = least + Math.max(least * TIE, Math.sqrt(least * compared + 1) / compared);
+  let best = CANDIDATES[0]!;
+  let nearest = Infinity;
+  CANDIDATES.forEach((candidate, i) => {
+    const size = Math.abs(dx + candidate[0]) + Math.abs(dy + candidate[1]);
+    if (errors[i]! <= limit && size < nearest) {
+      nearest = size;
+      best = candidate;
+    }
+  });
+  return best;
+}
+
+/**
+ * Ward's coarse-to-fine search: at each level, start from twice the coarser answer and take
+ * the best small move. Ward tries one-pixel moves once per level; here moves reach two pixels,
+ * and when the best lies on that rim (so a better one may lie beyond) the search goes on from
+ * there. That climbs back out when a coarse level, with little to go on, has sent the estimate
+ * astray, at the cost of one evaluation per level when it has not.
  */
 function alignPair(ref: Plane[], mov: Plane[]): Offset {
   let dx = 0;
   let dy = 0;
-  const errors = new Float64Array(CANDIDATES.length);
   for (let level = ref.length - 1; level >= 0; level--) {
     dx *= 2;
     dy *= 2;
-    const r = ref[level]!;
-    const m = mov[level]!;
-    const box = comparedWindow(r.width, r.height, dx, dy);
-    if (!box) continue;
-    const refThresholds = quantilesIn(r, box, THRESHOLDS);
-    const movThresholds = quantilesIn(m, { ...box, x: box.x + dx, y: box.y + dy }, THRESHOLDS);
-    const grown = { x: box.x + dx - 1, y: box.y + dy - 1, width: box.width + 2, height: box.height + 2 };
-    errors.fill(0);
-    THRESHOLDS.forEach((_, t) => {
-      if (!usable(refThresholds[t]!) || !usable(movThresholds[t]!)) return;
-      const a = thresholdBitmap(r, box, refThresholds[t]!);
-      const b = thresholdBitmap(m, grown, movThresholds[t]!);
-      CANDIDATES.forEach(([sx, sy], i) => (errors[i] += mismatch(a, b, sx, sy)));
-    });
-    const least = Math.min(...errors);
-    const compared = box.width * box.height;
-    const limit = least + Math.max(least * TIE, Math.sqrt(least * compared + 1) / compared);
-    let best = CANDIDATES[0]!;
-    let nearest = Infinity;
-    CANDIDATES.forEach((candidate, i) => {
-      const size = Math.abs(dx + candidate[0]) + Math.abs(dy + candidate[1]);
-      if (errors[i]! <= limit && size < nearest) {
-        nearest = size;
-        best = candidate;
-      }
-    });
-    dx += best[0];
-    dy += best[1];
+    for (let evaluation = 0; evaluation < MAX_EVALUATIONS; evaluation++) {
+      const move = bestMove(ref[level]!, mov[level]!, dx, dy);
+      if (!move) break;
+      dx += move[0];
+      dy += move[1];
+      if (Math.max(Math.abs(move[0]), Math.abs(move[1])) < REACH) break;
+    }
   }
   return { dx, dy };
 }

@@ -12,6 +12,7 @@ export function lumaAt(data: Uint16Array, j: number): number {
   return (0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!) * (1 / 65535);
 }
 
+/** lumaAt of every pixel, as a plane. */
 export function lumaOf(image: Image16): Plane {
   const { width, height, data } = image;
   const out = new Float32Array(width * height);
@@ -27,7 +28,7 @@ export function blockMean(plane: Plane, factor: number): Plane {
   const height = Math.ceil(h / factor);
   const out = new Float32Array(width * height);
   if (factor === 2 && w % 2 === 0 && h % 2 === 0) {
-    // The common case (every level of the alignment pyramid), without the general loop's overhead.
+    // The common case (halving an even-sized plane), without the general loop's overhead.
     for (let by = 0; by < height; by++) {
       const a = 2 * by * w;
       const b = a + w;
@@ -49,15 +50,19 @@ export function blockMean(plane: Plane, factor: number): Plane {
   return { width, height, data: out };
 }
 
+/** Pixels a quantile is read from at most; larger boxes are sampled on a regular grid. */
+const QUANTILE_SAMPLES = 1 << 16;
+
 /** The values below which the given fractions of the box's pixels lie, from a 4096-bin histogram of 0..1 values. */
-export function quantilesIn(plane: Plane, box: Box, fractions: number[]): number[] {
+export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
   const bins = 4096;
   const hist = new Uint32Array(bins);
   const src = plane.data;
-  for (let y = box.y; y < box.y + box.height; y++) {
-    for (let i = y * plane.width + box.x, end = i + box.width; i < end; i++) hist[Math.min(bins - 1, Math.max(0, Math.floor(src[i]! * bins)))]!++;
+  const step = Math.max(1, Math.floor(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
+  let total = 0;
+  for (let y = box.y; y < box.y + box.height; y += step) {
+    for (let i = y * plane.width + box.x, end = i + box.width; i < end; i += step, total++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;
   }
-  const total = box.width * box.height;
   return fractions.map((fraction) => {
     let seen = 0;
     for (let b = 0; b < bins; b++) {
@@ -65,5 +70,5 @@ export function quantilesIn(plane: Plane, box: Box, fractions: number[]): number
       if (seen >= fraction * total) return (b + 0.5) / bins;
     }
     return 1;
-  });
+  }) as { [K in keyof T]: number };
 }

@@ -1,11 +1,11 @@
 import type { Image16 } from '../types.js';
 import { alignFrames, type Offset } from './align.js';
-import { fillUncovered, shiftFrame } from './shift.js';
-import { consistencyMasks, replaceGhosts } from './deghost.js';
+import { ghostTrust, replaceGhosts } from './deghost.js';
 import { fuseExposures } from './fusion.js';
 import { lumaOf } from './luma.js';
 import { resizeImage16, sizeForLongEdge } from './resize.js';
-import { mappingFrom } from './transfer.js';
+import { fillUncovered, shiftFrame } from './shift.js';
+import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
 import { assertImage16, invalidParameter } from './validate.js';
 
 /**
@@ -15,9 +15,9 @@ import { assertImage16, invalidParameter } from './validate.js';
  */
 export const DEFAULT_OUTPUT_LONG_EDGE = 3000;
 export const MIN_BRACKET_FRAMES = 3;
+export const MAX_BRACKET_FRAMES = 9;
 /** Short side below which a pyramid has too few levels to blend (and alignment nothing to go on). */
 const MIN_SIDE = 8;
-export const MAX_BRACKET_FRAMES = 9;
 
 export interface MergeOptions {
   /** Long edge of the result in pixels (default DEFAULT_OUTPUT_LONG_EDGE); frames are never enlarged. */
@@ -36,6 +36,8 @@ export interface MergeResult {
   referenceIndex: number;
   /** The darkest frame by its pixels (the one window pull recovers highlights from). */
   darkestIndex: number;
+  /** That frame aligned to `image` and at its size, ready for window pull's darkFrame. */
+  darkFrame: Image16;
 }
 
 /** Mean Rec. 601 luma, on every 4th pixel: enough to rank exposures of one scene. */
@@ -72,7 +74,8 @@ function validateMerge(frames: unknown, options: unknown): asserts frames is Ima
 /**
  * Merges one bracket (3-9 exposures of a scene, decoded to one size) into a single image:
  * frames are downscaled to the output size, aligned to the reference by median-threshold
- * bitmaps, and exposure-fused with ghost suppression.
+ * bitmaps, filled at the edges and cleared of ghosts from the reference, and exposure-fused.
+ * See docs/imaging-hdr.md.
  */
 export async function mergeBrackets(frames: Image16[], options: MergeOptions = {}): Promise<MergeResult> {
   validateMerge(frames, options);
@@ -90,16 +93,26 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
 
   const lumas = working.map(lumaOf);
   const offsets = alignFrames(lumas, referenceIndex);
-  const aligned = working.map((frame, i) => shiftFrame(frame, lumas[i]!, offsets[i]!));
+  // The reference is only read from here on, so it needs no copy (it may be the caller's frame).
+  const aligned = working.map((frame, i) =>
+    i === referenceIndex ? { image: frame, luma: lumas[i]!, valid: { x: 0, y: 0, width: size.width, height: size.height } } : shiftFrame(frame, lumas[i]!, offsets[i]!),
+  );
   const reference = aligned[referenceIndex]!.image;
-  const mappings = aligned.map((frame, i) => (i === referenceIndex ? null : mappingFrom(reference, frame.image)));
-  aligned.forEach((frame, i) => mappings[i] && fillUncovered(frame, mappings[i]));
-  if (options.deghost !== false) {
-    consistencyMasks(aligned.map((a) => a.image), referenceIndex).forEach((trust, i) => trust && replaceGhosts(aligned[i]!, trust, mappings[i]!));
-  }
+  const step = sampleStep(size.width, size.height);
+  const referenceSamples = sampleFrame(reference, step);
+  aligned.forEach((frame, i) => {
+    if (i === referenceIndex) return;
+    const samples = sampleFrame(frame.image, step);
+    const transfer = transferBetween(referenceSamples, samples);
+    fillUncovered(frame, reference, transfer);
+    if (options.deghost === false) return;
+    const trust = ghostTrust(referenceSamples, samples, transfer, frame.valid, step, size.width, size.height);
+    if (trust) replaceGhosts(frame, trust, reference, transfer);
+  });
   const image = fuseExposures(aligned.map((a) => a.image), aligned.map((a) => a.luma));
 
   const sx = width / size.width;
   const sy = height / size.height;
-  return { image, offsets: offsets.map(({ dx, dy }) => ({ dx: dx * sx, dy: dy * sy })), referenceIndex, darkestIndex: order[0]! };
+  const darkestIndex = order[0]!;
+  return { image, offsets: offsets.map(({ dx, dy }) => ({ dx: dx * sx, dy: dy * sy })), referenceIndex, darkestIndex, darkFrame: aligned[darkestIndex]!.image };
 }

@@ -13,7 +13,7 @@ function reflect(i: number, n: number): number {
 }
 
 /** Blur with the binomial kernel and keep every second pixel and row: the next Gaussian level. */
-export function reduce(src: Plane): Plane {
+function reduce(src: Plane): Plane {
   const { width, height, data } = src;
   const w2 = (width + 1) >> 1;
   const h2 = (height + 1) >> 1;

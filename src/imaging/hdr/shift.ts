@@ -1,7 +1,7 @@
 import type { Box, Image16 } from '../types.js';
 import type { Offset } from './align.js';
 import type { Plane } from './luma.js';
-import { blendTowardReference, type ReferenceMapping } from './transfer.js';
+import { blendTowardReference, type Transfer } from './transfer.js';
 
 /**
  * Copies src (width x height, `channels` values per pixel) moved by offset into dst:
@@ -45,17 +45,17 @@ export function shiftFrame(image: Image16, luma: Plane, offset: Offset): { image
 
 /**
  * Fills, in place, the part of a shifted frame its camera did not see (outside `valid`) with
- * the reference's pixels mapped to the frame's exposure. Every frame then covers the whole
+ * the reference's pixels shown at the frame's exposure. Every frame then covers the whole
  * output, so fusion has no bands along the edges where fewer frames would contribute.
  */
-export function fillUncovered(frame: { image: Image16; luma: Plane; valid: Box }, mapping: ReferenceMapping): void {
+export function fillUncovered(frame: { image: Image16; luma: Plane; valid: Box }, reference: Image16, transfer: Transfer): void {
   const { valid } = frame;
   const { width, height } = frame.image;
   for (let y = 0; y < height; y++) {
     const inside = y >= valid.y && y < valid.y + valid.height;
     for (let x = 0; x < width; x++) {
       if (inside && x === valid.x) x += valid.width;
-      if (x < width) blendTowardReference(frame, mapping, y * width + x, 0);
+      if (x < width) blendTowardReference(frame, reference, transfer, y * width + x, 0);
     }
   }
 }

@@ -6,23 +6,42 @@ export const BINS = 256;
 /** Fine bins of the histograms the transfer is read from. */
 const FINE_BINS = 4096;
 
-/** Channel c of every step-th pixel of every step-th row, 0..1. */
-export function sampledChannel(image: Image16, c: number, step: number): Plane {
+/**
+ * Pixels sampled along the long edge for transfers and ghost detection, at least: two per
+ * ghost block (deghost.ts), so blocks of 5 px at a 3000 px output, and plenty for histograms.
+ */
+const SAMPLES_LONG_EDGE = 640;
+
+/** Every step-th pixel of every step-th row, per channel, 0..1. */
+export type Samples = [Plane, Plane, Plane];
+
+/** The sampling step for frames of this size. */
+export function sampleStep(width: number, height: number): number {
+  return Math.max(1, Math.floor(Math.max(width, height) / SAMPLES_LONG_EDGE));
+}
+
+/** The frame's samples at the given step (see sampleStep). */
+export function sampleFrame(image: Image16, step: number): Samples {
   const { width, height, data } = image;
   const sw = Math.ceil(width / step);
   const sh = Math.ceil(height / step);
-  const out = new Float32Array(sw * sh);
+  const planes = [0, 1, 2].map(() => new Float32Array(sw * sh));
+  const [r, g, b] = planes as [Float32Array, Float32Array, Float32Array];
   const k = 1 / 65535;
   for (let y = 0; y < sh; y++) {
-    for (let x = 0, j = y * step * width * 3 + c, o = y * sw; x < sw; x++, j += 3 * step, o++) out[o] = data[j]! * k;
+    for (let x = 0, j = y * step * width * 3, o = y * sw; x < sw; x++, j += 3 * step, o++) {
+      r[o] = data[j]! * k;
+      g[o] = data[j + 1]! * k;
+      b[o] = data[j + 2]! * k;
+    }
   }
-  return { width: sw, height: sh, data: out };
+  return planes.map((data) => ({ width: sw, height: sh, data })) as Samples;
 }
 
 function histogram(plane: Plane, bins: number): Uint32Array {
   const hist = new Uint32Array(bins);
   const src = plane.data;
-  for (let i = 0; i < src.length; i++) hist[Math.min(bins - 1, Math.floor(src[i]! * bins))]!++;
+  for (let i = 0; i < src.length; i++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;
   return hist;
 }
 
@@ -32,11 +51,12 @@ function histogram(plane: Plane, bins: number): Uint32Array {
  * predicts one frame from the other whatever the camera's tone curve, clipping included (a
  * clipped bin holds many pixels, so its range is wide).
  */
-export function transferRanges(ref: Plane, other: Plane): { lo: Float32Array; hi: Float32Array } {
+function transferRanges(ref: Plane, other: Plane): { lo: Float32Array; hi: Float32Array } {
   const refHist = histogram(ref, BINS);
   const hist = histogram(other, FINE_BINS);
-  const lo = new Float32Array(BINS);
-  const hi = new Float32Array(BINS);
+  // One entry more than bins, repeating the last, so that a value of exactly 1 needs no clamp.
+  const lo = new Float32Array(BINS + 1);
+  const hi = new Float32Array(BINS + 1);
   let bin = 0;
   let before = 0;
   const valueAt = (rank: number): number => {
@@ -50,48 +70,53 @@ export function transferRanges(ref: Plane, other: Plane): { lo: Float32Array; hi
     rank += refHist[b]!;
     hi[b] = valueAt(rank);
   }
+  lo[BINS] = lo[BINS - 1]!;
+  hi[BINS] = hi[BINS - 1]!;
   return { lo, hi };
 }
 
-/** Pixels sampled along the long edge when reading a transfer: enough for smooth histograms. */
-const SAMPLES_LONG_EDGE = 1000;
+/** Lookup tables are indexed by the top 12 bits of a 16-bit value: finer than the transfer's bins, and quick to build. */
+const TABLE_SHIFT = 4;
 
-/** How to show the reference's content at another frame's exposure: per channel, a 16-bit lookup table. */
-export interface ReferenceMapping {
-  reference: Image16;
+/**
+ * The brightness transfer from the reference to another frame, per channel: for each
+ * reference bin the range of values the frame shows (ghost detection), and a lookup table of
+ * the middle of those ranges, interpolated between bins, which shows the reference's content
+ * at the frame's exposure (for edges a shift uncovered, or a moving object).
+ */
+export interface Transfer {
+  lo: [Float32Array, Float32Array, Float32Array];
+  hi: [Float32Array, Float32Array, Float32Array];
   tables: [Uint16Array, Uint16Array, Uint16Array];
 }
 
-/**
- * The mapping from the reference to the frame's exposure: for each value, the middle of its
- * transfer range, interpolated between bins. It tells what the frame would have recorded where
- * it saw nothing (edges a shift uncovered) or something else (a moving object).
- */
-export function mappingFrom(reference: Image16, frame: Image16): ReferenceMapping {
-  const step = Math.max(1, Math.round(Math.max(frame.width, frame.height) / SAMPLES_LONG_EDGE));
-  const tables = [0, 1, 2].map((c) => {
-    const { lo, hi } = transferRanges(sampledChannel(reference, c, step), sampledChannel(frame, c, step));
-    const table = new Uint16Array(65536);
-    for (let v = 0; v < 65536; v++) {
-      const u = Math.min(BINS - 1, Math.max(0, (v / 65535) * BINS - 0.5));
+export function transferBetween(reference: Samples, frame: Samples): Transfer {
+  const ranges = reference.map((ref, c) => transferRanges(ref, frame[c]!));
+  const tables = ranges.map(({ lo, hi }) => {
+    const table = new Uint16Array(65536 >> TABLE_SHIFT);
+    for (let i = 0; i < table.length; i++) {
+      const u = Math.min(BINS - 1, Math.max(0, ((i + 0.5) / table.length) * BINS - 0.5));
       const b = Math.floor(u);
-      const n = Math.min(BINS - 1, b + 1);
       const mid = (lo[b]! + hi[b]!) / 2;
-      table[v] = Math.round(65535 * (mid + ((lo[n]! + hi[n]!) / 2 - mid) * (u - b)));
+      table[i] = Math.round(65535 * (mid + ((lo[b + 1]! + hi[b + 1]!) / 2 - mid) * (u - b)));
     }
     return table;
   });
-  return { reference, tables: tables as [Uint16Array, Uint16Array, Uint16Array] };
+  return {
+    lo: ranges.map((r) => r.lo) as Transfer['lo'],
+    hi: ranges.map((r) => r.hi) as Transfer['hi'],
+    tables: tables as Transfer['tables'],
+  };
 }
 
-/** Pixel p of the frame (and its luma) becomes keep x itself + (1 - keep) x the mapped reference. */
-export function blendTowardReference(frame: { image: Image16; luma: Plane }, mapping: ReferenceMapping, p: number, keep: number): void {
+/** Pixel p of the frame (and its luma) becomes keep x itself + (1 - keep) x the reference's pixel through the transfer. */
+export function blendTowardReference(frame: { image: Image16; luma: Plane }, reference: Image16, transfer: Transfer, p: number, keep: number): void {
   const out = frame.image.data;
-  const ref = mapping.reference.data;
-  const [r, g, b] = mapping.tables;
+  const ref = reference.data;
+  const [r, g, b] = transfer.tables;
   const j = p * 3;
-  out[j] = Math.round(keep * out[j]! + (1 - keep) * r[ref[j]!]!);
-  out[j + 1] = Math.round(keep * out[j + 1]! + (1 - keep) * g[ref[j + 1]!]!);
-  out[j + 2] = Math.round(keep * out[j + 2]! + (1 - keep) * b[ref[j + 2]!]!);
+  out[j] = Math.round(keep * out[j]! + (1 - keep) * r[ref[j]! >> TABLE_SHIFT]!);
+  out[j + 1] = Math.round(keep * out[j + 1]! + (1 - keep) * g[ref[j + 1]! >> TABLE_SHIFT]!);
+  out[j + 2] = Math.round(keep * out[j + 2]! + (1 - keep) * b[ref[j + 2]! >> TABLE_SHIFT]!);
   frame.luma.data[p] = lumaAt(out, j);
 }
