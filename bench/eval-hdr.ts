@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { decodeImage } from '../src/imaging/decode.js';
 import sharp, { type Sharp } from 'sharp';
 import { alignFrames } from '../src/imaging/hdr/align.js';
 import { mergeBrackets } from '../src/imaging/hdr/index.js';
@@ -30,17 +29,6 @@ async function toImage16(input: Buffer | string): Promise<Image16> {
   const { data, info } = await sharp(input).removeAlpha().toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
   // Copied out of sharp's Buffer, whose offset in its ArrayBuffer need not be 16-bit aligned.
   return { width: info.width, height: info.height, data: new Uint16Array(new Uint8Array(data).buffer) };
-}
-
-/**
- * Stand-in RAW decode of one DNG through LibRaw's dcraw_emu (camera white balance, sRGB
- * primaries, no auto-brightening, sRGB curve, 16 bits). To be replaced by decodeImage from
- * src/imaging/decode.ts once it lands.
- */
-async function decodeDngWithDcrawEmu(file: string): Promise<Image16> {
-  ensureDebianTool('dcraw_emu', 'libraw-bin');
-  const { stdout } = await promisify(execFile)('dcraw_emu', ['-T', '-6', '-w', '-o', '1', '-W', '-g', '2.4', '12.92', '-Z', '-', file], { encoding: 'buffer', maxBuffer: 1 << 30 });
-  return toImage16(stdout);
 }
 
 const decode = new Float64Array(65536).map((_, v) => {
@@ -79,7 +67,7 @@ async function bracketSets(): Promise<BracketSet[]> {
     byScene.set(scene, [...(byScene.get(scene) ?? []), f]);
   }
   for (const [scene, files] of byScene) {
-    sets.push({ name: `${scene} (DNG)`, frames: await Promise.all(files.map((f) => decodeDngWithDcrawEmu(path.join(bracketDir, f)))) });
+    sets.push({ name: `${scene} (DNG)`, frames: await Promise.all(files.map(async (f) => (await decodeImage(fs.readFileSync(path.join(bracketDir, f)))).image)) });
   }
   const random = mulberry32(20240501);
   const photoDir = path.join(testdataDir, 'photos');

@@ -63,14 +63,13 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
   if (sizes.size > 1) throw new Error(`the frames of a bracket must have one size, got ${[...sizes].join(', ')}`);
   const merged = await mergeBrackets(decoded.map((d) => d.image), { outputLongEdge: longEdge });
   const reference = decoded[merged.referenceIndex]!;
-  const dark = decoded[merged.darkestIndex]!.image;
   return {
     image: merged.image,
     metadata: reference.metadata,
     isRaw: reference.format === 'raw',
     orientation: 1,
     frames: frames.length,
-    ...(dark.width === merged.image.width && dark.height === merged.image.height ? { darkFrame: dark } : {}),
+    darkFrame: merged.darkFrame,
   };
 }
 
