@@ -48,6 +48,7 @@ const ANALYSIS_EDGE = 512;
 /** Amounts set when an option asks for a tool without saying how much. */
 export const WINDOW_PULL_DEFAULT = 60;
 export const SMOOTH_SKIN_DEFAULT = 40;
+export const SUBJECT_EMPHASIS_DEFAULT = 50;
 const RAW_SHARPENING = 40;
 
 /** What each photography type adds to the estimate, like a built-in style. */
@@ -236,6 +237,7 @@ function applyOptions(settings: DevelopSettings, options: EstimateOptions): void
   if (options.hdrMerge) settings.hdr = { frames: options.hdrFrames! };
   if (options.windowPull) settings.windowPull = WINDOW_PULL_DEFAULT;
   if (options.smoothSkin) settings.smoothSkin = SMOOTH_SKIN_DEFAULT;
+  if (options.subjectMask) settings.subjectEmphasis = SUBJECT_EMPHASIS_DEFAULT;
   const aspectRatio = options.cropAspectRatio ?? null;
   if (options.portraitCrop) settings.autoCrop = { mode: 'portrait', aspectRatio };
   else if (options.headshotCrop) settings.autoCrop = { mode: 'headshot', aspectRatio };

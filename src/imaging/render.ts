@@ -13,10 +13,11 @@
  *                    (highlights, shadows, clarity on an edge-aware base layer) → tone
  *                    curve (contrast, whites, blacks, sRGB encoding; a lookup table) →
  *                    colour (vibrance, saturation)
- *   5. retouch       skin smoothing
+ *   5. retouch       skin smoothing, then subject emphasis
  */
 import { applyGeometry } from './geometry/index.js';
 import { smoothSkin } from './local/skin.js';
+import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { windowPull } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
 import { replaceSky } from './sky/replace.js';
@@ -52,7 +53,8 @@ export async function render(image: Image16, settings: DevelopSettings, context:
   const composed = await compositeStage(framed, s, darkFrame, context.skyTemplates);
   const denoised = await reduceNoise(composed, s.noiseReduction);
   const developed = await developStage(denoised, s);
-  return s.smoothSkin > 0 ? smoothSkin(developed, s.smoothSkin) : developed;
+  const retouched = s.smoothSkin > 0 ? await smoothSkin(developed, s.smoothSkin) : developed;
+  return s.subjectEmphasis > 0 ? applySubjectEmphasis(retouched, await subjectMask(retouched), s.subjectEmphasis) : retouched;
 }
 
 /** The develop pass (see tone/develop.ts), spread over the cores for large images. */

@@ -69,6 +69,8 @@ export interface DevelopSettings {
   windowPull: number;
   /** 0..100: skin smoothing strength. */
   smoothSkin: number;
+  /** 0..100: subtle emphasis of the main subject (a touch brighter and crisper than its background). */
+  subjectEmphasis: number;
 }
 
 /** Fields holding a plain number, with their ranges; also the keys of a settings delta. */
@@ -89,6 +91,7 @@ export const SETTING_RANGES = {
   straightenAngle: [-45, 45],
   windowPull: [0, 100],
   smoothSkin: [0, 100],
+  subjectEmphasis: [0, 100],
 } as const satisfies Record<string, readonly [number, number]>;
 
 export type NumericSetting = keyof typeof SETTING_RANGES;
@@ -122,6 +125,7 @@ export function defaultSettings(): DevelopSettings {
     hdr: null,
     windowPull: 0,
     smoothSkin: 0,
+    subjectEmphasis: 0,
   };
 }
 

@@ -223,6 +223,7 @@ export function toXmp(settings: DevelopSettings, options: XmpOptions): string {
   if (s.hdr) attrs.push(['retouch:HdrFrames', String(s.hdr.frames)]);
   if (s.windowPull) attrs.push(['retouch:WindowPull', String(s.windowPull)]);
   if (s.smoothSkin) attrs.push(['retouch:SmoothSkin', String(s.smoothSkin)]);
+  if (s.subjectEmphasis) attrs.push(['retouch:SubjectEmphasis', String(s.subjectEmphasis)]);
   if (s.autoCrop) attrs.push(['retouch:AutoCropMode', s.autoCrop.mode], ['retouch:AutoCropAspectRatio', s.autoCrop.aspectRatio ?? '']);
   const lines = attrs.map(([k, v]) => `   ${k}="${escapeXml(v)}"`).join('\n');
   return [
@@ -308,6 +309,7 @@ export function fromXmp(xml: string, options: Omit<XmpOptions, 'isRaw' | 'source
   if (frames !== undefined) s.hdr = { frames };
   s.windowPull = clamp(num(ours, 'WindowPull') ?? 0, 0, 100);
   s.smoothSkin = clamp(num(ours, 'SmoothSkin') ?? 0, 0, 100);
+  s.subjectEmphasis = clamp(num(ours, 'SubjectEmphasis') ?? 0, 0, 100);
   const mode = ours.get('AutoCropMode');
   if (mode) s.autoCrop = { mode: mode as AutoCropRequest['mode'], aspectRatio: (ours.get('AutoCropAspectRatio') || null) as AutoCropRequest['aspectRatio'] };
   return validateSettings(s);

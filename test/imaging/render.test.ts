@@ -155,6 +155,21 @@ describe('render', () => {
     assert.equal(cropped.height, 100);
   });
 
+  it('subject emphasis lifts the main subject against its background', async () => {
+    // A saturated red disc in the middle of a plain grey field.
+    const scene = fromLinear(240, 160, (x, y) => (Math.hypot(x - 120, y - 80) < 35 ? [0.35, 0.05, 0.04] : [0.18, 0.18, 0.18]) as Rgb);
+    const plain = await render(scene, settings({}));
+    const emphasised = await render(scene, settings({ subjectEmphasis: 100 }));
+    const disc = { x0: 105, y0: 65, x1: 135, y1: 95 };
+    const field = { x0: 5, y0: 5, x1: 40, y1: 40 };
+    const luminance = (img: Image16, box: typeof disc) => {
+      const [r, g, b] = meanLinear(img, box);
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const contrast = (img: Image16) => luminance(img, disc) - luminance(img, field);
+    assert.ok(contrast(emphasised) > contrast(plain) + 0.005, `${contrast(emphasised)} vs ${contrast(plain)}`);
+  });
+
   it('develops the same pixels split over worker threads as in one band', async () => {
     const rnd = random(13);
     const scene = fromLinear(1800, 1200, (x, y) => [0.3 + 0.2 * Math.sin(x / 40) + 0.05 * rnd(), 0.25 + 0.2 * Math.cos(y / 30), 0.2 + 0.1 * rnd()]);

@@ -255,6 +255,7 @@ const ADJUST_LABELS: Record<AdjustKey, [label: string, unit: string, digits: num
   straightenAngle: ['straighten', '°', 1],
   windowPull: ['window pull', '', 0],
   smoothSkin: ['skin smoothing', '', 0],
+  subjectEmphasis: ['subject emphasis', '', 0],
   perspectiveVertical: ['vertical perspective', '', 0],
   perspectiveHorizontal: ['horizontal perspective', '', 0],
 };
