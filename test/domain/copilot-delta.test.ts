@@ -85,10 +85,11 @@ describe('applyCopilotDelta: operations', () => {
     const d = delta({ ops: [{ auto: 'perspective' }] });
     assert.deepEqual(detectorsNeeded(d), ['perspective']);
     assert.throws(() => applyCopilotDelta(base, d), /context\.perspective/);
+    // The detectors turn counter-clockwise for positive angles, the settings clockwise.
     const { settings } = applyCopilotDelta(base, d, { perspective: { vertical: -18, horizontal: 2, straightenAngle: 0.8 } });
     assert.deepEqual(settings.perspective, { vertical: -18, horizontal: 2 });
-    assert.equal(settings.straightenAngle, 0.8);
-    assert.equal(applyCopilotDelta({ ...base, straightenAngle: 3 }, delta({ ops: [{ auto: 'straighten' }] }), { straightenAngle: -1.2 }).settings.straightenAngle, -1.2);
+    assert.equal(settings.straightenAngle, -0.8);
+    assert.equal(applyCopilotDelta({ ...base, straightenAngle: 3 }, delta({ ops: [{ auto: 'straighten' }] }), { straighten: { angle: -1.2 } }).settings.straightenAngle, 1.2);
     assert.throws(() => applyCopilotDelta(base, delta({ ops: [{ crop: { aspect: '4:5' } }] })), /context\.frame/);
   });
 

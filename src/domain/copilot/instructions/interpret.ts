@@ -27,8 +27,6 @@ export type Interpretation =
   /** `understood`: what the engine can do, a short human list; `words`: what it could not place. */
   | { kind: 'not_understood'; understood: string[]; words: string[] };
 
-/** Positive straightenAngle turns the picture counter-clockwise (docs/imaging-geometry.md), so a clockwise turn subtracts. */
-const CLOCKWISE = -1;
 /** Below this sky coverage a photo has no sky to change. */
 const MIN_SKY = 0.005;
 /** A darkening percentage past this is read as this (a 100 % darker photo is black). */
@@ -80,7 +78,8 @@ function toDelta(actions: Action[], settings: DevelopSettings): CopilotDelta {
   for (const a of actions) {
     if (a.kind === 'op') ops.push(a.op);
     else if (a.kind === 'slider') addChanges(sums, sliderChanges(a, settings));
-    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: CLOCKWISE * a.degrees! });
+    // DevelopSettings.straightenAngle turns the picture clockwise, as the degrees here count.
+    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: a.degrees! });
     else if (a.undo === 'straighten') addChanges(sums, { straightenAngle: -settings.straightenAngle });
     else addChanges(sums, { perspectiveVertical: -settings.perspective.vertical, perspectiveHorizontal: -settings.perspective.horizontal });
   }
