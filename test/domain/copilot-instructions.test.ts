@@ -143,6 +143,8 @@ const DIRECTIONS: [string, string, CopilotOp[]?][] = [
   ['brighter and warmer', 'exposure+ temperature+'],
   ['more contrast and saturation', 'contrast+ saturation+'],
   ['more contrast less saturation', 'contrast+ saturation-'],
+  ['more contrast warmer', 'contrast+ temperature+'],
+  ['warmer colours', 'temperature+'],
   ['recover highlights and shadows', 'highlights- shadows+'],
   ['brighter without blowing the highlights', 'exposure+ highlights-'],
   ['brighter but protect the highlights', 'exposure+ highlights-'],

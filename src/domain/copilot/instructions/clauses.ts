@@ -22,6 +22,8 @@ export interface Amount {
 
 export interface Features {
   nouns: TargetId[];
+  /** Nouns that beside a quality are only its object. */
+  objects: TargetId[];
   qualities: Quality[];
   /** Qualities of the previous clause, only for nouns to take ("brighten the shadows and the highlights"). */
   inherited: Quality[];
@@ -53,6 +55,7 @@ const isSlider = (t: TargetId): t is SliderId => !STRUCTURAL.has(t);
 export function readClause(tokens: Token[]): Features {
   const f: Features = {
     nouns: [],
+    objects: [],
     qualities: [],
     inherited: [],
     direction: null,
@@ -93,6 +96,7 @@ export function readClause(tokens: Token[]): Features {
       switch (e.kind) {
         case 'noun':
           f.nouns.push(e.target);
+          if (e.object) f.objects.push(e.target);
           break;
         case 'quality':
           f.qualities.push(e);
@@ -311,8 +315,9 @@ export function resolveClause(f: Features, previous: Features | null): ClauseRes
       actions.push({ kind: 'slider', target: noun, sign: (target.remedy * negation) as Sign, factor, amount: f.amount, explicit: true });
       continue;
     }
-    // A noun beside a quality it cannot take is that quality's object: "warmer colours", "more vivid colours".
-    if (!q && (free.length > 0 || f.cast)) continue;
+    // A noun beside a quality it cannot take is that quality's object ("warmer colours",
+    // "more vivid colours") unless a direction of its own moves it ("more contrast warmer").
+    if (!q && (free.length > 0 || f.cast) && (steer === null || f.objects.includes(noun))) continue;
     if (q) sign = (q.familySign! * target.absorbs![q.family!]! * (steer ?? 1)) as Sign;
     else sign = steer ?? target.remedy ?? 1;
     const explicit = q !== undefined || steer !== null || faulty || f.negated || f.lack;
