@@ -73,7 +73,7 @@ function systemPrompt(): string {
 }
 
 /** The request body for an instruction. */
-export function modelRequest(text: string, context: InstructionContext, model: string): Record<string, unknown> {
+function modelRequest(text: string, context: InstructionContext, model: string): Record<string, unknown> {
   const { version: _version, ...settings } = context.settings;
   return {
     model,

@@ -5,7 +5,7 @@
  * detector's answer, a sky template). The built-in engine, the model path and the tools all
  * produce this one shape; applyCopilotDelta turns it into the child version's settings.
  */
-import { applyDelta, clampSettings, SETTING_RANGES, type DevelopSettings, type NumericSetting, type SettingsDelta } from '../../../imaging/settings.js';
+import { applyDelta, clampSettings, SETTING_RANGES, validateSettings, type DevelopSettings, type NumericSetting, type SettingsDelta } from '../../../imaging/settings.js';
 import type { CropRect } from '../../../imaging/types.js';
 
 /** The built-in sky templates (docs/imaging-sky.md), by the name instructions use. */
@@ -52,7 +52,7 @@ function spanOf(key: AdjustKey): number {
 }
 
 /** The width / height of an aspect "W:H", or throws. */
-export function aspectValue(aspect: string): number {
+function aspectValue(aspect: string): number {
   const m = ASPECT_PATTERN.exec(aspect);
   const value = m ? Number(m[1]) / Number(m[2]) : NaN;
   if (!(value >= ASPECT[0] && value <= ASPECT[1])) throw new Error(`Expected an aspect "W:H" between ${ASPECT[0]} and ${ASPECT[1]} for crop.aspect but received "${aspect}"`);
@@ -148,6 +148,7 @@ export interface AppliedDelta {
 }
 
 const FULL: CropRect = { left: 0, top: 0, right: 1, bottom: 1 };
+
 /**
  * The geometry detectors answer in Lightroom's sign (positive turns the picture
  * counter-clockwise); DevelopSettings.straightenAngle turns it clockwise (settings.ts,
@@ -200,15 +201,21 @@ function finite(value: number, what: string): number {
   return value;
 }
 
+function checkFrame(frame: ApplyContext['frame']): ApplyContext['frame'] {
+  if (frame === undefined) return undefined;
+  if (!isRecord(frame) || !(Number.isInteger(frame.width) && frame.width >= 1 && Number.isInteger(frame.height) && frame.height >= 1)) fail('context.frame', 'positive integers {width, height}', frame);
+  return frame;
+}
+
 /**
  * The child version's settings: the operations in order, then the relative slider changes,
  * every field clamped into its range. Operations that need the photo (aspect crops, auto
  * corrections) take it from `context` and throw naming what is missing.
  */
 export function applyCopilotDelta(settings: DevelopSettings, delta: CopilotDelta, context: ApplyContext = {}): AppliedDelta {
+  const s = validateSettings(settings);
   const clean = checkDelta(delta);
-  const s: DevelopSettings = { ...settings, perspective: { ...settings.perspective } };
-  let frame = context.frame;
+  let frame = checkFrame(context.frame);
   let turns = 0;
   for (const op of clean.ops) {
     if ('rotate' in op) {

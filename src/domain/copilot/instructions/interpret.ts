@@ -36,14 +36,13 @@ function notUnderstood(words: string[]): Interpretation {
   return { kind: 'not_understood', understood: [...UNDERSTOOD], words };
 }
 
-/** An amount in the units of the target's first setting, as a positive magnitude. */
-function magnitude(action: SliderAction, amount: Amount, settings: DevelopSettings): number {
+/** An amount in the units of the first setting `key`, as a positive magnitude; `sign` is the direction it goes. */
+function magnitude(key: AdjustKey, sign: number, amount: Amount, settings: DevelopSettings): number {
   const v = Math.abs(amount.value);
-  const key = Object.keys(SLIDER_TARGETS[action.target].step)[0] as AdjustKey;
   if (key === 'exposure' && (amount.unit === 'percent' || (amount.unit === null && v > 5))) {
     // "20 % brighter" is 20 % more light; "20 % darker" 20 % less.
     const p = v / 100;
-    return action.sign > 0 ? Math.log2(1 + p) : -Math.log2(1 - Math.min(MAX_DARKER, p));
+    return sign > 0 ? Math.log2(1 + p) : -Math.log2(1 - Math.min(MAX_DARKER, p));
   }
   if (key === 'temperature' && (amount.unit === 'percent' || (amount.unit === null && v < 100))) return (settings.temperature * v) / 100;
   return v;
@@ -63,7 +62,7 @@ function sliderChanges(action: SliderAction, settings: DevelopSettings): Partial
   else {
     // Without a direction in words, the number's own sign decides: "highlights -40".
     const sign = action.explicit ? action.sign : amount.value < 0 ? -1 : 1;
-    scale = (sign * magnitude(action, amount, settings)) / Math.abs(step);
+    scale = (sign * magnitude(key, sign, amount, settings)) / Math.abs(step);
   }
   return Object.fromEntries(steps.map(([k, s]) => [k, s * scale]));
 }
@@ -79,7 +78,7 @@ function toDelta(actions: Action[], settings: DevelopSettings): CopilotDelta {
     if (a.kind === 'op') ops.push(a.op);
     else if (a.kind === 'slider') addChanges(sums, sliderChanges(a, settings));
     // DevelopSettings.straightenAngle turns the picture clockwise, as the degrees here count.
-    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: a.degrees! });
+    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: a.degrees });
     else if (a.undo === 'straighten') addChanges(sums, { straightenAngle: -settings.straightenAngle });
     else addChanges(sums, { perspectiveVertical: -settings.perspective.vertical, perspectiveHorizontal: -settings.perspective.horizontal });
   }
