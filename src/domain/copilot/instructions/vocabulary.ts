@@ -237,7 +237,7 @@ define('more,increase,increased,raise,boost,enhance,higher,stronger,extra,up,bri
 define('add,put in,insert', direction(1, { manipulates: true }));
 define('less,decrease,decreased,reduce,reduced,lower,cut,drop,weaker,fewer,down,tone down,toned down,bring down,turn down,dial down,dial back,pull back,back off,minimise,minimize,take down,crush,tame,suppress,pull down,knock down,rein in,weaken,calm down', direction(-1));
 define('remove,eliminate,get rid of,take out,erase,delete,clean out', direction(-1, { manipulates: true, resets: true }));
-define('recover,fix,correct,protect,preserve,keep,rescue,save,restore,bring back,repair,control,recover the,hold', { kind: 'remedy' });
+define('recover,fix,correct,protect,preserve,keep,rescue,save,restore,bring back,repair,control,hold', { kind: 'remedy' });
 define('reset,undo,revert,original,uncropped,no longer', { kind: 'reset' });
 define('uncrop,full frame,no crop,without crop', noun('crop'), { kind: 'reset' });
 define('replace,change,swap,switch,new', { kind: 'replace' });
