@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import sharp, { type OverlayOptions } from 'sharp';
 import { applyCopilotDelta, interpretInstruction, type AppliedDelta, type ApplyContext, type CopilotDelta } from '../src/domain/copilot/instructions/index.js';
 import { decodeImage } from '../src/imaging/decode.js';
+import { estimate } from '../src/imaging/estimate.js';
 import { applyGeometry, detectPerspective, detectStraighten } from '../src/imaging/geometry/index.js';
 import { render } from '../src/imaging/render.js';
 import { defaultSettings, type DevelopSettings } from '../src/imaging/settings.js';
@@ -33,7 +34,11 @@ interface Photo {
   measured: Measured;
 }
 
-/** Geometry by applyGeometry (render's straighten has the opposite sign and no perspective yet), then render for the rest. */
+/**
+ * The child's pixels. Geometry through applyGeometry, as docs/imaging-engine.md wires it
+ * (render on this branch has no perspective yet): the settings turn clockwise, geometry
+ * counter-clockwise. Then render for the rest.
+ */
 async function develop(image: Image16, settings: DevelopSettings, rotate: AppliedDelta['rotate']): Promise<Image16> {
   let source = image;
   if (rotate !== 0) {
@@ -42,19 +47,14 @@ async function develop(image: Image16, settings: DevelopSettings, rotate: Applie
   }
   const { straightenAngle, perspective, crop } = settings;
   const geometric = straightenAngle !== 0 || perspective.vertical !== 0 || perspective.horizontal !== 0 || crop !== null;
-  const framed = geometric ? await applyGeometry(source, { straightenAngle, perspective, crop }) : source;
+  const framed = geometric ? await applyGeometry(source, { straightenAngle: -straightenAngle, perspective, crop }) : source;
   return render(framed, { ...settings, straightenAngle: 0, crop: null, perspective: { vertical: 0, horizontal: 0 } });
 }
 
 async function loadPhoto(name: string): Promise<Photo> {
   const { image } = await decodeImage(fs.readFileSync(path.join(testdataDir, 'photos', name)), { maxLongEdge: PREVIEW_EDGE });
-  const settings = defaultSettings();
-  const p = detectPerspective(image);
-  const context: ApplyContext = {
-    frame: { width: image.width, height: image.height },
-    straightenAngle: detectStraighten(image).angle,
-    perspective: { vertical: p.vertical, horizontal: p.horizontal, straightenAngle: p.straightenAngle },
-  };
+  const settings = estimate(image);
+  const context: ApplyContext = { frame: { width: image.width, height: image.height }, straighten: detectStraighten(image), perspective: detectPerspective(image) };
   const before = await develop(image, settings, 0);
   return { name, image, settings, context, before, measured: measure(before) };
 }
@@ -257,7 +257,7 @@ export const evalCopilot: SectionRunner = async (): Promise<Section> => {
       ...wrongWays.map((w) => `Wrong direction: ${w}`),
       `Intensity ladders (the measured change grows with the words): ${ladders.join('; ')}.`,
       `Mean interpretation latency: ${fixed(interpretMs / CASES.length * 1000, 1)} µs (mean of ${INTERPRET_REPEATS} runs per instruction). Mean render of the child version at ≤ ${PREVIEW_EDGE} px (geometry + render): ${fixed(renderMs / CASES.length, 0)} ms.`,
-      `Photos decoded at ≤ ${PREVIEW_EDGE} px; parent settings: defaultSettings() (estimate() is not on this branch yet). Geometry through applyGeometry, the rest through render().`,
+      `Photos decoded at ≤ ${PREVIEW_EDGE} px; parent settings: estimate(photo) (the automatic edit a Copilot session starts from). Geometry through applyGeometry (render on this branch has no perspective yet), the rest through render().`,
       `Minimum effects: ${Object.entries(MIN_EFFECT).map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`).join(', ')}; side-effect tolerances: ${Object.entries(TOLERANCE).map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`).join(', ')} (L*, a*, b*, C* in CIELAB units).`,
       `Not yet measurable (render has no sky, window-pull or skin composite stage yet): ${NOT_YET_MEASURABLE.length} instructions, interpreted but not scored: ${pending.join('; ')}.`,
       'Contact sheet (before | after, failures in red): bench/out/copilot.jpg.',

@@ -22,6 +22,8 @@ export interface Amount {
 
 export interface Features {
   nouns: TargetId[];
+  /** Nouns that beside a quality are only its object. */
+  objects: TargetId[];
   qualities: Quality[];
   /** Qualities of the previous clause, only for nouns to take ("brighten the shadows and the highlights"). */
   inherited: Quality[];
@@ -53,6 +55,7 @@ const isSlider = (t: TargetId): t is SliderId => !STRUCTURAL.has(t);
 export function readClause(tokens: Token[]): Features {
   const f: Features = {
     nouns: [],
+    objects: [],
     qualities: [],
     inherited: [],
     direction: null,
@@ -93,6 +96,7 @@ export function readClause(tokens: Token[]): Features {
       switch (e.kind) {
         case 'noun':
           f.nouns.push(e.target);
+          if (e.object) f.objects.push(e.target);
           break;
         case 'quality':
           f.qualities.push(e);
@@ -178,13 +182,8 @@ export interface SliderAction {
   explicit: boolean;
 }
 
-/** A change of one setting by a value already in its units (degrees of straighten, undoing a correction). */
-export interface FixedAction {
-  kind: 'straighten' | 'undo';
-  /** straighten: clockwise degrees; undo: which correction to take back to zero. */
-  degrees?: number;
-  undo?: 'straighten' | 'verticals';
-}
+/** Straightening by clockwise degrees, or taking a correction back to zero. */
+export type FixedAction = { kind: 'straighten'; degrees: number } | { kind: 'undo'; undo: 'straighten' | 'verticals' };
 
 export type Action = SliderAction | FixedAction | { kind: 'op'; op: CopilotOp };
 
@@ -207,9 +206,29 @@ const SKY_NUDGE = 0.3;
 /** One step of "crop tighter" takes this fraction off each dimension. */
 const CROP_STEP = 0.1;
 
+/** How a clause points: its direction word, and the flips of faults and negation. */
+interface Polarity {
+  /** more (+1) / less (−1), null for none or a remedy. */
+  steer: Sign | null;
+  negation: Sign;
+  /** A fault named without a direction ("too dark", "it looks flat", "noisy") asks for its opposite. */
+  faulty: boolean;
+  /** Everything but the direction word: faults and negation together. */
+  flip: Sign;
+  factor: number;
+}
+
+function polarityOf(f: Features): Polarity {
+  const steer: Sign | null = typeof f.direction === 'number' ? f.direction : null;
+  const negation: Sign = f.negated && !f.lack ? -1 : 1;
+  const faulty = !f.lack && steer === null && (f.excess || f.qualities.some((q) => q.complaint || (q.base && f.copula && !f.make)));
+  return { steer, negation, faulty, flip: ((faulty ? -1 : 1) * negation) as Sign, factor: f.factor ?? 1 };
+}
+
 /**
- * The clause's actions. `previous` is the clause before, whose direction and intensity a
- * clause of bare nouns continues ("more contrast and saturation").
+ * The clause's actions. `previous` is the clause before: a clause of bare nouns takes over
+ * its direction, intensity and qualities (written into `f`, so the next clause can too):
+ * "more contrast and saturation".
  */
 export function resolveClause(f: Features, previous: Features | null): ClauseResult {
   if (f.unrealistic) return { status: 'unrealistic', reason: `"${f.unrealistic}" is not a realistic photo edit` };
@@ -232,44 +251,49 @@ export function resolveClause(f: Features, previous: Features | null): ClauseRes
     f.inherited = [...previous.qualities, ...previous.inherited].filter((q) => q.family !== undefined);
   }
 
-  const actions: Action[] = [];
-  const consumed = new Set<Quality>();
-  let noop = false;
-  const steer: Sign | null = typeof f.direction === 'number' ? f.direction : null;
-  const negation: Sign = f.negated && !f.lack ? -1 : 1;
-  // A fault named without a direction asks for its opposite: "too dark", "it looks flat", "noisy".
-  const faulty = !f.lack && steer === null && (f.excess || f.qualities.some((q) => q.complaint || (q.base && f.copula && !f.make)));
-  const flip = ((faulty ? -1 : 1) * negation) as Sign;
-  const factor = f.factor ?? 1;
+  const polarity = polarityOf(f);
+  const consumed = new Set<Quality>(f.qualities.filter((q) => STRUCTURAL.has(q.target)));
+  const structural = structuralActions(f, polarity, consumed);
+  if ('unknown' in structural) return { status: 'unknown', words: [structural.unknown] };
+  const sliders = sliderActions(f, polarity, consumed);
+  const actions = [...structural.actions, ...sliders.actions];
+  if (actions.length > 0) return { status: 'ok', actions };
+  if (structural.noop || sliders.noop) return { status: 'noop' };
+  return f.unknown.length > 0 || f.nouns.length > 0 || f.lines || f.cast ? { status: 'unknown', words: f.unknown.length > 0 ? f.unknown : f.nouns } : { status: 'empty' };
+}
 
-  const sky = hasSky(f);
+interface Resolved {
+  actions: Action[];
+  /** Something was understood and asks for nothing ("don't crop", "fix the white balance"). */
+  noop: boolean;
+}
+
+/**
+ * Verticals, straightening, rotation, crop and sky as operations; `unknown` names a
+ * rotation angle or a sky request that cannot be placed. A negated one asks for nothing.
+ */
+function structuralActions(f: Features, { steer, flip, factor }: Polarity, consumed: Set<Quality>): Resolved | { unknown: string } {
+  const actions: Action[] = [];
   const verticals = f.nouns.includes('verticals') || f.qualities.some((q) => q.target === 'verticals') || (f.lines && (f.nouns.includes('straighten') || f.direction === 'remedy' || f.qualities.some((q) => q.target === 'straighten')));
   const straighten = !verticals && (f.nouns.includes('straighten') || f.qualities.some((q) => q.target === 'straighten'));
   const rotate = !verticals && !straighten && (f.nouns.includes('rotate') || f.amount?.unit === 'degrees');
   const crop = f.nouns.includes('crop') || f.aspect !== null || f.qualities.some((q) => q.target === 'crop');
-  for (const q of f.qualities) if (STRUCTURAL.has(q.target)) consumed.add(q);
+  const sky = hasSky(f);
+  if (f.negated) return { actions, noop: verticals || straighten || rotate || crop || sky };
 
-  if (verticals) {
-    if (f.negated) noop = true;
-    else actions.push(f.reset ? { kind: 'undo', undo: 'verticals' } : { kind: 'op', op: { auto: 'perspective' } });
-  }
+  if (verticals) actions.push(f.reset ? { kind: 'undo', undo: 'verticals' } : { kind: 'op', op: { auto: 'perspective' } });
   if (straighten) {
-    if (f.negated) noop = true;
-    else if (f.reset) actions.push({ kind: 'undo', undo: 'straighten' });
+    if (f.reset) actions.push({ kind: 'undo', undo: 'straighten' });
     else if (f.amount) actions.push({ kind: 'straighten', degrees: turnOf(f) * Math.abs(f.amount.value) });
     else actions.push({ kind: 'op', op: { auto: 'straighten' } });
   }
   if (rotate) {
-    if (f.negated) noop = true;
-    else {
-      const rotation = rotationAction(f);
-      if (rotation === null) return { status: 'unknown', words: [`rotate by ${f.amount?.value}`] };
-      if (rotation) actions.push(rotation);
-    }
+    const rotation = rotationAction(f);
+    if (rotation === null) return { unknown: `rotate by ${f.amount?.value}°` };
+    if (rotation) actions.push(rotation);
   }
   if (crop) {
-    if (f.negated) noop = true;
-    else if (f.reset) actions.push({ kind: 'op', op: { crop: 'reset' } });
+    if (f.reset) actions.push({ kind: 'op', op: { crop: 'reset' } });
     else if (f.aspect) actions.push({ kind: 'op', op: { crop: { aspect: f.aspect } } });
     else {
       const tighter = (f.qualities.find((q) => q.target === 'crop')?.sign ?? 1) * (steer ?? 1) * flip;
@@ -279,14 +303,17 @@ export function resolveClause(f: Features, previous: Features | null): ClauseRes
     }
   }
   if (sky) {
-    if (f.negated) noop = true;
-    else {
-      const result = skyActions(f, consumed, steer, factor);
-      if (result === null) return { status: 'unknown', words: ['sky'] };
-      actions.push(...result);
-    }
+    const result = skyActions(f, consumed, steer, factor);
+    if (result === null) return { unknown: 'sky' };
+    actions.push(...result);
   }
+  return { actions, noop: false };
+}
 
+/** Slider steps: nouns with the quality they take or their own direction, then the free qualities. */
+function sliderActions(f: Features, { steer, negation, faulty, flip, factor }: Polarity, consumed: Set<Quality>): Resolved {
+  const actions: Action[] = [];
+  let noop = false;
   // Nouns take a quality of their family as their own direction: "darken the shadows".
   const sliderNouns = f.nouns.filter(isSlider);
   const taken = new Map<SliderId, Quality>();
@@ -302,19 +329,15 @@ export function resolveClause(f: Features, previous: Features | null): ClauseRes
   for (const noun of sliderNouns) {
     const target = SLIDER_TARGETS[noun];
     const q = taken.get(noun);
-    let sign: Sign;
     if (f.direction === 'remedy') {
-      if (target.remedy === undefined) {
-        noop = true;
-        continue;
-      }
-      actions.push({ kind: 'slider', target: noun, sign: (target.remedy * negation) as Sign, factor, amount: f.amount, explicit: true });
+      if (target.remedy === undefined) noop = true;
+      else actions.push({ kind: 'slider', target: noun, sign: (target.remedy * negation) as Sign, factor, amount: f.amount, explicit: true });
       continue;
     }
-    // A noun beside a quality it cannot take is that quality's object: "warmer colours", "more vivid colours".
-    if (!q && (free.length > 0 || f.cast)) continue;
-    if (q) sign = (q.familySign! * target.absorbs![q.family!]! * (steer ?? 1)) as Sign;
-    else sign = steer ?? target.remedy ?? 1;
+    // A noun beside a quality it cannot take is that quality's object ("warmer colours",
+    // "more vivid colours") unless a direction of its own moves it ("more contrast warmer").
+    if (!q && (free.length > 0 || f.cast) && (steer === null || f.objects.includes(noun))) continue;
+    const sign = q ? q.familySign! * target.absorbs![q.family!]! * (steer ?? 1) : (steer ?? target.remedy ?? 1);
     const explicit = q !== undefined || steer !== null || faulty || f.negated || f.lack;
     actions.push({ kind: 'slider', target: noun, sign: (sign * flip) as Sign, factor, amount: f.amount, explicit });
   }
@@ -322,14 +345,11 @@ export function resolveClause(f: Features, previous: Features | null): ClauseRes
     actions.push({ kind: 'slider', target: q.target as SliderId, sign: (q.sign * (steer ?? 1) * flip) as Sign, factor, amount: f.amount, explicit: true });
   }
   // An amount in stops or kelvin names its target: "+1 stop", "500 K warmer".
-  if (f.amount && (f.amount.unit === 'ev' || f.amount.unit === 'kelvin') && !actions.some((a) => a.kind === 'slider')) {
+  if (f.amount && (f.amount.unit === 'ev' || f.amount.unit === 'kelvin') && actions.length === 0) {
     const target: SliderId = f.amount.unit === 'ev' ? 'exposure' : 'temperature';
     actions.push({ kind: 'slider', target, sign: ((steer ?? 1) * negation) as Sign, factor, amount: f.amount, explicit: steer !== null });
   }
-
-  if (actions.length > 0) return { status: 'ok', actions };
-  if (noop) return { status: 'noop' };
-  return f.unknown.length > 0 || f.nouns.length > 0 || f.lines || f.cast ? { status: 'unknown', words: f.unknown.length > 0 ? f.unknown : f.nouns } : { status: 'empty' };
+  return { actions, noop };
 }
 
 function hasSky(f: Features): boolean {

@@ -5,7 +5,7 @@
  * detector's answer, a sky template). The built-in engine, the model path and the tools all
  * produce this one shape; applyCopilotDelta turns it into the child version's settings.
  */
-import { applyDelta, clampSettings, SETTING_RANGES, type DevelopSettings, type NumericSetting, type SettingsDelta } from '../../../imaging/settings.js';
+import { applyDelta, clampSettings, SETTING_RANGES, validateSettings, type DevelopSettings, type NumericSetting, type SettingsDelta } from '../../../imaging/settings.js';
 import type { CropRect } from '../../../imaging/types.js';
 
 /** The built-in sky templates (docs/imaging-sky.md), by the name instructions use. */
@@ -52,7 +52,7 @@ function spanOf(key: AdjustKey): number {
 }
 
 /** The width / height of an aspect "W:H", or throws. */
-export function aspectValue(aspect: string): number {
+function aspectValue(aspect: string): number {
   const m = ASPECT_PATTERN.exec(aspect);
   const value = m ? Number(m[1]) / Number(m[2]) : NaN;
   if (!(value >= ASPECT[0] && value <= ASPECT[1])) throw new Error(`Expected an aspect "W:H" between ${ASPECT[0]} and ${ASPECT[1]} for crop.aspect but received "${aspect}"`);
@@ -133,9 +133,9 @@ export function checkDelta(value: unknown): CopilotDelta {
 export interface ApplyContext {
   /** Size of the photo as it enters the renderer (after earlier quarter turns): aspect crops need its shape. */
   frame?: { width: number; height: number };
-  /** detectStraighten(photo).angle on the oriented source photo, for { auto: 'straighten' }. */
-  straightenAngle?: number;
-  /** detectPerspective(photo) on the oriented source photo, for { auto: 'perspective' }. */
+  /** detectStraighten(photo) on the oriented source photo, as it returns it, for { auto: 'straighten' }. */
+  straighten?: { angle: number };
+  /** detectPerspective(photo) on the oriented source photo, as it returns it, for { auto: 'perspective' }. */
   perspective?: { vertical: number; horizontal: number; straightenAngle: number };
   /** The stored id of a named sky template; by default the built-in ids 1..4 in SKY_TEMPLATES order. */
   skyTemplateId?: (name: SkyTemplateName) => number;
@@ -148,6 +148,13 @@ export interface AppliedDelta {
 }
 
 const FULL: CropRect = { left: 0, top: 0, right: 1, bottom: 1 };
+
+/**
+ * The geometry detectors answer in Lightroom's sign (positive turns the picture
+ * counter-clockwise); DevelopSettings.straightenAngle turns it clockwise (settings.ts,
+ * docs/imaging-engine.md), so their angles change sign on the way in.
+ */
+const GEOMETRY_TURN = -1;
 
 /** A crop of fractional size w × h centred at (cx, cy), slid inside the frame; null when it is the whole frame. */
 function centredCrop(cx: number, cy: number, w: number, h: number): CropRect | null {
@@ -194,15 +201,21 @@ function finite(value: number, what: string): number {
   return value;
 }
 
+function checkFrame(frame: ApplyContext['frame']): ApplyContext['frame'] {
+  if (frame === undefined) return undefined;
+  if (!isRecord(frame) || !(Number.isInteger(frame.width) && frame.width >= 1 && Number.isInteger(frame.height) && frame.height >= 1)) fail('context.frame', 'positive integers {width, height}', frame);
+  return frame;
+}
+
 /**
  * The child version's settings: the operations in order, then the relative slider changes,
  * every field clamped into its range. Operations that need the photo (aspect crops, auto
  * corrections) take it from `context` and throw naming what is missing.
  */
 export function applyCopilotDelta(settings: DevelopSettings, delta: CopilotDelta, context: ApplyContext = {}): AppliedDelta {
+  const s = validateSettings(settings);
   const clean = checkDelta(delta);
-  const s: DevelopSettings = { ...settings, perspective: { ...settings.perspective } };
-  let frame = context.frame;
+  let frame = checkFrame(context.frame);
   let turns = 0;
   for (const op of clean.ops) {
     if ('rotate' in op) {
@@ -214,11 +227,11 @@ export function applyCopilotDelta(settings: DevelopSettings, delta: CopilotDelta
       else if ('scale' in op.crop) s.crop = scaledCrop(s.crop, op.crop.scale);
       else s.crop = aspectCrop(s.crop, required(frame, 'frame', 'crop.aspect'), aspectValue(op.crop.aspect));
     } else if ('auto' in op) {
-      if (op.auto === 'straighten') s.straightenAngle = finite(required(context.straightenAngle, 'straightenAngle', 'auto straighten'), 'straightenAngle');
+      if (op.auto === 'straighten') s.straightenAngle = GEOMETRY_TURN * finite(required(context.straighten, 'straighten', 'auto straighten').angle, 'straighten.angle');
       else {
         const p = required(context.perspective, 'perspective', 'auto perspective');
         s.perspective = { vertical: finite(p.vertical, 'perspective.vertical'), horizontal: finite(p.horizontal, 'perspective.horizontal') };
-        s.straightenAngle = finite(p.straightenAngle, 'perspective.straightenAngle');
+        s.straightenAngle = GEOMETRY_TURN * finite(p.straightenAngle, 'perspective.straightenAngle');
       }
     } else if (op.sky === 'remove') {
       s.sky = null;

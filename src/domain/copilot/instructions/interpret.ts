@@ -27,8 +27,6 @@ export type Interpretation =
   /** `understood`: what the engine can do, a short human list; `words`: what it could not place. */
   | { kind: 'not_understood'; understood: string[]; words: string[] };
 
-/** Positive straightenAngle turns the picture counter-clockwise (docs/imaging-geometry.md), so a clockwise turn subtracts. */
-const CLOCKWISE = -1;
 /** Below this sky coverage a photo has no sky to change. */
 const MIN_SKY = 0.005;
 /** A darkening percentage past this is read as this (a 100 % darker photo is black). */
@@ -38,14 +36,13 @@ function notUnderstood(words: string[]): Interpretation {
   return { kind: 'not_understood', understood: [...UNDERSTOOD], words };
 }
 
-/** An amount in the units of the target's first setting, as a positive magnitude. */
-function magnitude(action: SliderAction, amount: Amount, settings: DevelopSettings): number {
+/** An amount in the units of the first setting `key`, as a positive magnitude; `sign` is the direction it goes. */
+function magnitude(key: AdjustKey, sign: number, amount: Amount, settings: DevelopSettings): number {
   const v = Math.abs(amount.value);
-  const key = Object.keys(SLIDER_TARGETS[action.target].step)[0] as AdjustKey;
   if (key === 'exposure' && (amount.unit === 'percent' || (amount.unit === null && v > 5))) {
     // "20 % brighter" is 20 % more light; "20 % darker" 20 % less.
     const p = v / 100;
-    return action.sign > 0 ? Math.log2(1 + p) : -Math.log2(1 - Math.min(MAX_DARKER, p));
+    return sign > 0 ? Math.log2(1 + p) : -Math.log2(1 - Math.min(MAX_DARKER, p));
   }
   if (key === 'temperature' && (amount.unit === 'percent' || (amount.unit === null && v < 100))) return (settings.temperature * v) / 100;
   return v;
@@ -65,7 +62,7 @@ function sliderChanges(action: SliderAction, settings: DevelopSettings): Partial
   else {
     // Without a direction in words, the number's own sign decides: "highlights -40".
     const sign = action.explicit ? action.sign : amount.value < 0 ? -1 : 1;
-    scale = (sign * magnitude(action, amount, settings)) / Math.abs(step);
+    scale = (sign * magnitude(key, sign, amount, settings)) / Math.abs(step);
   }
   return Object.fromEntries(steps.map(([k, s]) => [k, s * scale]));
 }
@@ -80,7 +77,8 @@ function toDelta(actions: Action[], settings: DevelopSettings): CopilotDelta {
   for (const a of actions) {
     if (a.kind === 'op') ops.push(a.op);
     else if (a.kind === 'slider') addChanges(sums, sliderChanges(a, settings));
-    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: CLOCKWISE * a.degrees! });
+    // DevelopSettings.straightenAngle turns the picture clockwise, as the degrees here count.
+    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: a.degrees });
     else if (a.undo === 'straighten') addChanges(sums, { straightenAngle: -settings.straightenAngle });
     else addChanges(sums, { perspectiveVertical: -settings.perspective.vertical, perspectiveHorizontal: -settings.perspective.horizontal });
   }

@@ -4,6 +4,7 @@
  * of each target changes. The grammar that combines them is in clauses.ts; the defaults
  * and the word lists are documented in docs/copilot-instructions.md.
  */
+import { SMOOTH_SKIN_DEFAULT, WINDOW_PULL_DEFAULT } from '../../../imaging/estimate.js';
 import type { AdjustKey, SkyTemplateName } from './delta.js';
 
 export type Sign = 1 | -1;
@@ -46,8 +47,9 @@ const SLIDERS = {
   /** "Less noise" is more noise reduction. */
   noise: { step: { noiseReduction: -30 }, unit: 'slider', remedy: -1 },
   noiseReduction: { step: { noiseReduction: 30 }, unit: 'slider' },
-  windowPull: { step: { windowPull: 50 }, unit: 'slider', remedy: 1, absorbs: { tone: -1 } },
-  smoothSkin: { step: { smoothSkin: 30 }, unit: 'slider', remedy: 1, absorbs: { texture: 1 } },
+  // The amounts the batch options use, so the tool and the option agree.
+  windowPull: { step: { windowPull: WINDOW_PULL_DEFAULT }, unit: 'slider', remedy: 1, absorbs: { tone: -1 } },
+  smoothSkin: { step: { smoothSkin: SMOOTH_SKIN_DEFAULT }, unit: 'slider', remedy: 1, absorbs: { texture: 1 } },
   // Looks: several sliders at once, in photographers' proportions.
   punch: { step: { contrast: 20, vibrance: 15 }, unit: 'slider' },
   pop: { step: { contrast: 20, vibrance: 15, clarity: 15 }, unit: 'slider' },
@@ -75,8 +77,11 @@ export type Unit = 'ev' | 'percent' | 'kelvin' | 'degrees' | 'slider';
  * and a reset).
  */
 export type Entry =
-  /** Something to change: "contrast", "shadows", "sky". */
-  | { kind: 'noun'; target: TargetId }
+  /**
+   * Something to change: "contrast", "shadows", "sky". `object`: a word that beside a quality
+   * is only its object, even after "more" ("more vivid colours").
+   */
+  | { kind: 'noun'; target: TargetId; object?: boolean }
   /**
    * An adjective or verb with its own target and direction: "brighter", "darken", "warmer".
    * `complaint`: the word names a fault ("noisy", "crooked"), so on its own it asks for the opposite.
@@ -146,7 +151,8 @@ define('whites,white point,white levels,white level', noun('whites'));
 define('blacks,black point,black levels,black level', noun('blacks'));
 define('temperature,temp,warmth,white balance,colour temperature,color temperature,wb', noun('temperature'));
 define('tint', noun('tint'));
-define('saturation,colours,colors,colour,color,colour saturation,color saturation', noun('saturation'));
+define('saturation,colour saturation,color saturation', noun('saturation'));
+define('colours,colors,colour,color', { kind: 'noun', target: 'saturation', object: true });
 define('vibrance', noun('vibrance'));
 define('clarity,texture,structure,local contrast,midtone contrast,mid tone contrast', noun('clarity'));
 define('sharpness,sharpening,detail,details,definition', noun('sharpening'));
@@ -231,7 +237,7 @@ define('more,increase,increased,raise,boost,enhance,higher,stronger,extra,up,bri
 define('add,put in,insert', direction(1, { manipulates: true }));
 define('less,decrease,decreased,reduce,reduced,lower,cut,drop,weaker,fewer,down,tone down,toned down,bring down,turn down,dial down,dial back,pull back,back off,minimise,minimize,take down,crush,tame,suppress,pull down,knock down,rein in,weaken,calm down', direction(-1));
 define('remove,eliminate,get rid of,take out,erase,delete,clean out', direction(-1, { manipulates: true, resets: true }));
-define('recover,fix,correct,protect,preserve,keep,rescue,save,restore,bring back,repair,control,recover the,hold', { kind: 'remedy' });
+define('recover,fix,correct,protect,preserve,keep,rescue,save,restore,bring back,repair,control,hold', { kind: 'remedy' });
 define('reset,undo,revert,original,uncropped,no longer', { kind: 'reset' });
 define('uncrop,full frame,no crop,without crop', noun('crop'), { kind: 'reset' });
 define('replace,change,swap,switch,new', { kind: 'replace' });
