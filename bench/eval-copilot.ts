@@ -5,7 +5,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { applyCopilotDelta, interpretInstruction, type AppliedDelta, type ApplyContext, type CopilotDelta } from '../src/domain/copilot/instructions/index.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { estimate } from '../src/imaging/estimate.js';
-import { applyGeometry, detectPerspective, detectStraighten } from '../src/imaging/geometry/index.js';
+import { detectPerspective, detectStraighten } from '../src/imaging/geometry/index.js';
 import { render } from '../src/imaging/render.js';
 import { defaultSettings, type DevelopSettings } from '../src/imaging/settings.js';
 import type { Image16 } from '../src/imaging/types.js';
@@ -34,21 +34,14 @@ interface Photo {
   measured: Measured;
 }
 
-/**
- * The child's pixels. Geometry through applyGeometry, as docs/imaging-engine.md wires it
- * (render on this branch has no perspective yet): the settings turn clockwise, geometry
- * counter-clockwise. Then render for the rest.
- */
+/** The child's pixels: the photo turned by the delta's quarter turns, then the one renderer. */
 async function develop(image: Image16, settings: DevelopSettings, rotate: AppliedDelta['rotate']): Promise<Image16> {
   let source = image;
   if (rotate !== 0) {
     const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).rotate(rotate).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
     source = { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
   }
-  const { straightenAngle, perspective, crop } = settings;
-  const geometric = straightenAngle !== 0 || perspective.vertical !== 0 || perspective.horizontal !== 0 || crop !== null;
-  const framed = geometric ? await applyGeometry(source, { straightenAngle: -straightenAngle, perspective, crop }) : source;
-  return render(framed, { ...settings, straightenAngle: 0, crop: null, perspective: { vertical: 0, horizontal: 0 } });
+  return render(source, settings);
 }
 
 async function loadPhoto(name: string): Promise<Photo> {
@@ -257,9 +250,9 @@ export const evalCopilot: SectionRunner = async (): Promise<Section> => {
       ...wrongWays.map((w) => `Wrong direction: ${w}`),
       `Intensity ladders (the measured change grows with the words): ${ladders.join('; ')}.`,
       `Mean interpretation latency: ${fixed(interpretMs / CASES.length * 1000, 1)} µs (mean of ${INTERPRET_REPEATS} runs per instruction). Mean render of the child version at ≤ ${PREVIEW_EDGE} px (geometry + render): ${fixed(renderMs / CASES.length, 0)} ms.`,
-      `Photos decoded at ≤ ${PREVIEW_EDGE} px; parent settings: estimate(photo) (the automatic edit a Copilot session starts from). Geometry through applyGeometry (render on this branch has no perspective yet), the rest through render().`,
+      `Photos decoded at ≤ ${PREVIEW_EDGE} px; parent settings: estimate(photo) (the automatic edit a Copilot session starts from); every child rendered by render().`,
       `Minimum effects: ${Object.entries(MIN_EFFECT).map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`).join(', ')}; side-effect tolerances: ${Object.entries(TOLERANCE).map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`).join(', ')} (L*, a*, b*, C* in CIELAB units).`,
-      `Not yet measurable (render has no sky, window-pull or skin composite stage yet): ${NOT_YET_MEASURABLE.length} instructions, interpreted but not scored: ${pending.join('; ')}.`,
+      `Not scored yet (their effect is regional: scoring needs sky, window and skin region masks in the eval): ${NOT_YET_MEASURABLE.length} instructions, interpreted: ${pending.join('; ')}.`,
       'Contact sheet (before | after, failures in red): bench/out/copilot.jpg.',
     ],
   };

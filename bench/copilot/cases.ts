@@ -113,9 +113,9 @@ export const CASES: Case[] = [
 ];
 
 /**
- * Instructions the engine interprets but render cannot show yet: sky replacement, window
- * pull and skin smoothing are carried in the settings and applied by a composite stage
- * render does not have yet (src/imaging/render.ts). Listed, interpreted, not scored.
+ * Instructions whose effect is regional (sky replacement, window pull, skin smoothing):
+ * render applies them, but scoring them needs region masks this eval does not build yet.
+ * Listed and interpreted, not scored.
  */
 export const NOT_YET_MEASURABLE: Case[] = [
   ...c('sky', 'sky b- (bluer sky region)', 'bluer sky', 'make the sky more blue'),

@@ -88,8 +88,8 @@ describe('applyCopilotDelta: operations', () => {
     // The detectors turn counter-clockwise for positive angles, the settings clockwise.
     const { settings } = applyCopilotDelta(base, d, { perspective: { vertical: -18, horizontal: 2, straightenAngle: 0.8 } });
     assert.deepEqual(settings.perspective, { vertical: -18, horizontal: 2 });
-    assert.equal(settings.straightenAngle, -0.8);
-    assert.equal(applyCopilotDelta({ ...base, straightenAngle: 3 }, delta({ ops: [{ auto: 'straighten' }] }), { straighten: { angle: -1.2 } }).settings.straightenAngle, 1.2);
+    assert.equal(settings.straightenAngle, 0.8, 'detector angles share the settings sign');
+    assert.equal(applyCopilotDelta({ ...base, straightenAngle: 3 }, delta({ ops: [{ auto: 'straighten' }] }), { straighten: { angle: -1.2 } }).settings.straightenAngle, -1.2);
     assert.throws(() => applyCopilotDelta(base, delta({ ops: [{ crop: { aspect: '4:5' } }] })), /context\.frame/);
     assert.throws(() => applyCopilotDelta(base, delta({ ops: [{ crop: { aspect: '4:5' } }] }), { frame: { width: 0, height: 10 } }), /context\.frame/);
     assert.throws(() => applyCopilotDelta({ ...base, contrast: 300 }, delta({})), /contrast/);

@@ -149,13 +149,6 @@ export interface AppliedDelta {
 
 const FULL: CropRect = { left: 0, top: 0, right: 1, bottom: 1 };
 
-/**
- * The geometry detectors answer in Lightroom's sign (positive turns the picture
- * counter-clockwise); DevelopSettings.straightenAngle turns it clockwise (settings.ts,
- * docs/imaging-engine.md), so their angles change sign on the way in.
- */
-const GEOMETRY_TURN = -1;
-
 /** A crop of fractional size w × h centred at (cx, cy), slid inside the frame; null when it is the whole frame. */
 function centredCrop(cx: number, cy: number, w: number, h: number): CropRect | null {
   if (w >= 1 - 1e-9 && h >= 1 - 1e-9) return null;
@@ -227,11 +220,11 @@ export function applyCopilotDelta(settings: DevelopSettings, delta: CopilotDelta
       else if ('scale' in op.crop) s.crop = scaledCrop(s.crop, op.crop.scale);
       else s.crop = aspectCrop(s.crop, required(frame, 'frame', 'crop.aspect'), aspectValue(op.crop.aspect));
     } else if ('auto' in op) {
-      if (op.auto === 'straighten') s.straightenAngle = GEOMETRY_TURN * finite(required(context.straighten, 'straighten', 'auto straighten').angle, 'straighten.angle');
+      if (op.auto === 'straighten') s.straightenAngle = finite(required(context.straighten, 'straighten', 'auto straighten').angle, 'straighten.angle');
       else {
         const p = required(context.perspective, 'perspective', 'auto perspective');
         s.perspective = { vertical: finite(p.vertical, 'perspective.vertical'), horizontal: finite(p.horizontal, 'perspective.horizontal') };
-        s.straightenAngle = GEOMETRY_TURN * finite(p.straightenAngle, 'perspective.straightenAngle');
+        s.straightenAngle = finite(p.straightenAngle, 'perspective.straightenAngle');
       }
     } else if (op.sky === 'remove') {
       s.sky = null;

@@ -77,8 +77,8 @@ function toDelta(actions: Action[], settings: DevelopSettings): CopilotDelta {
   for (const a of actions) {
     if (a.kind === 'op') ops.push(a.op);
     else if (a.kind === 'slider') addChanges(sums, sliderChanges(a, settings));
-    // DevelopSettings.straightenAngle turns the picture clockwise, as the degrees here count.
-    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: a.degrees });
+    // The degrees here count clockwise; DevelopSettings.straightenAngle counts counter-clockwise (Lightroom's sign).
+    else if (a.kind === 'straighten') addChanges(sums, { straightenAngle: -a.degrees });
     else if (a.undo === 'straighten') addChanges(sums, { straightenAngle: -settings.straightenAngle });
     else addChanges(sums, { perspectiveVertical: -settings.perspective.vertical, perspectiveHorizontal: -settings.perspective.horizontal });
   }
