@@ -1,3 +1,4 @@
+import { benchCopilot } from './bench-copilot.js';
 import { benchFlow } from './bench-flow.js';
 import { benchRaw } from './bench-raw.js';
 import { runRenderBench } from './bench-render.js';
@@ -10,6 +11,7 @@ const sections: [string, SectionRunner][] = [
   ['raw', benchRaw],
   ['render', runRenderBench],
   ['flow', benchFlow],
+  ['copilot', benchCopilot],
 ];
 
 await runSections(sections, process.argv.slice(2));

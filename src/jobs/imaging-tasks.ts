@@ -136,7 +136,7 @@ export async function copilotVersion(input: { source: Uint8Array; parent: { sett
   const needs = detectorsNeeded(delta);
   const applied = applyCopilotDelta(parent.settings, delta, {
     frame: { width: image.width, height: image.height },
-    ...(needs.includes('straighten') ? { straightenAngle: detectStraighten(image).angle } : {}),
+    ...(needs.includes('straighten') ? { straighten: detectStraighten(image) } : {}),
     ...(needs.includes('perspective') ? { perspective: detectPerspective(image) } : {}),
   });
   // Decoding the 16-bit working copy again, turned, is cheaper than turning the pixels here.

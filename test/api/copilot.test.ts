@@ -109,6 +109,11 @@ for (const engine of await testEngines()) {
       assert.equal((await copilot(uuid, 'IMG_1.jpg', { instruction: 'brighter', parent_version_id: fresh.json.version_id })).status, 404, 'reset discards every version');
       assert.equal((await api.delete(`${base(uuid)}/images/IMG_1.jpg/copilot`)).status, 200, 'no body is fine too');
 
+      for (const instruction of ['straighten', 'fix the verticals', 'crop to 4:5']) {
+        const res = await copilot(uuid, 'IMG_2.jpg', { instruction });
+        assert.equal(res.status, 200, `${instruction}: ${res.text}`);
+      }
+      await api.delete(`${base(uuid)}/images/IMG_2.jpg/copilot`);
       const bright = await copilot(uuid, 'IMG_1.jpg', { instruction: 'much brighter' });
       await copilot(uuid, 'IMG_1.jpg', { instruction: 'rotate 90 degrees clockwise', parent_version_id: bright.json.version_id });
       const finalized = await api.post(`${base(uuid)}/finalize`, { project_source: 'REGULAR' });
@@ -118,7 +123,7 @@ for (const engine of await testEngines()) {
       assert.ok((await brightness(after['IMG_1.jpg']!)) > (await brightness(exportedBefore['IMG_1.jpg']!)) + 3, 'the export now serves the finalized, brighter image');
       const meta = await sharp(after['IMG_1.jpg']).metadata();
       assert.deepEqual([meta.width, meta.height], [320, 480], 'full resolution, turned');
-      assert.ok(after['IMG_2.jpg']!.equals(exportedBefore['IMG_2.jpg']!), 'untouched images stay');
+      assert.ok(after['IMG_2.jpg']!.equals(exportedBefore['IMG_2.jpg']!), 'images without versions (IMG_2 was reset) stay');
     });
 
     test('refusals: unrealistic and not understood instructions, bounds, unknown images', async () => {
