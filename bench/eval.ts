@@ -4,6 +4,7 @@ import { evalHdr } from './eval-hdr.js';
 import { evalPerspective } from './eval-perspective.js';
 import { runRestoration } from './eval-restoration.js';
 import { evalSky } from './eval-sky.js';
+import { evalStyle } from './eval-style.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Quality evaluations on ../shared/testdata. `npm run eval -- NAME...` runs only those sections. */
@@ -13,6 +14,7 @@ const sections: [string, SectionRunner][] = [
   ['perspective', evalPerspective],
   ['sky', evalSky],
   ['faces', evalFaces],
+  ['style', evalStyle],
   ['copilot', evalCopilot],
 ];
 
