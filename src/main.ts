@@ -4,7 +4,11 @@ import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { pino } from 'pino';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { DomainError } from './domain/errors.js';
+import { styleFromExamples, styleFromSidecars } from './cli/profile-sources.js';
+import type { ImageType } from './db/schema.js';
+import { DomainError, NotFound } from './domain/errors.js';
+import { PROFILE_TYPES } from './domain/profiles.js';
+import type { Style } from './imaging/settings.js';
 import { startWorkers } from './jobs/workers.js';
 import { startServer } from './server.js';
 import { createServices, type Services } from './services.js';
@@ -118,6 +122,53 @@ program
     }),
   );
 
+const profiles = program.command('profiles').description("manage an account's editing profiles");
+profiles
+  .command('create')
+  .requiredOption('--account <name>', 'the account the profile belongs to')
+  .requiredOption('--name <name>', 'profile name shown to clients')
+  .option('--from-xmp <files...>', "the photographer's own Lightroom / Camera Raw sidecars: their average settings")
+  .option('--examples <dir>', 'DIR/original/NAME.jpg and DIR/edited/NAME.jpg pairs: a style fitted to reproduce the edits')
+  .option('--image-type <type>', 'RAW, JPG or BOTH (default: the sidecars\' kind; BOTH for examples)')
+  .description('create a personal profile; prints the new profile key(s), the last line alone')
+  .action((opts: { account: string; name: string; fromXmp?: string[]; examples?: string; imageType?: string }) =>
+    withServices(async (s) => {
+      if (Boolean(opts.fromXmp) === Boolean(opts.examples)) throw new InvalidArgumentError('give exactly one of --from-xmp and --examples');
+      const type = opts.imageType?.toUpperCase();
+      if (type !== undefined && !['RAW', 'JPG', 'BOTH'].includes(type)) throw new InvalidArgumentError(`--image-type must be RAW, JPG or BOTH, got ${opts.imageType}`);
+      let style: Style;
+      let kinds: ImageType[];
+      let profileType: string;
+      if (opts.fromXmp) {
+        const read = styleFromSidecars(opts.fromXmp, opts.name);
+        style = read.style;
+        kinds = type === 'BOTH' ? ['RAW', 'JPG'] : [((type as ImageType | undefined) ?? (read.isRaw ? 'RAW' : 'JPG'))];
+        profileType = PROFILE_TYPES.fromXmp;
+        process.stdout.write(`Averaged ${opts.fromXmp.length} sidecar(s).\n`);
+      } else {
+        const fit = await styleFromExamples(opts.examples!, opts.name);
+        style = fit.style;
+        kinds = type === undefined || type === 'BOTH' ? ['RAW', 'JPG'] : [type as ImageType];
+        profileType = PROFILE_TYPES.fromExamples;
+        process.stdout.write(`Fitted from ${fit.pairs} example pair(s).\n`);
+      }
+      const keys = [];
+      for (const imageType of kinds) keys.push((await s.profiles.create(opts.account, { name: opts.name, type: profileType, imageType, style })).id);
+      process.stdout.write(`Style: ${JSON.stringify(style)}\nProfile key(s) (${kinds.join(', ')}):\n${keys.join(' ')}\n`);
+    }),
+  );
+profiles
+  .command('list')
+  .requiredOption('--account <name>', 'account name')
+  .description("list the profiles an account can edit with: built-in and its own")
+  .action((opts: { account: string }) =>
+    withServices(async (s) => {
+      const account = await s.repos.accounts.byName(opts.account);
+      if (!account) throw new NotFound(`No account named "${opts.account}".`);
+      for (const p of await s.profiles.list(account)) process.stdout.write(`${p.id}\t${p.name}\t${p.image_type}\t${p.profile_type}\n`);
+    }),
+  );
+
 const skies = program.command('sky-templates').description('manage sky replacement templates');
 skies
   .command('list')
@@ -143,9 +194,9 @@ skies
   );
 
 program.parseAsync().catch((err: unknown) => {
-  if (err instanceof DomainError || err instanceof ConfigError) {
-    process.stderr.write(`retouch: ${err.message}\n`);
-    process.exit(1);
-  }
-  throw err;
+  // The operator's mistakes read as one line; anything else shows its stack.
+  const expected =
+    err instanceof DomainError || err instanceof ConfigError || err instanceof InvalidArgumentError || typeof (err as NodeJS.ErrnoException).code === 'string';
+  process.stderr.write(`retouch: ${expected || !(err instanceof Error) ? String((err as Error).message ?? err) : (err.stack ?? err.message)}\n`);
+  process.exit(1);
 });

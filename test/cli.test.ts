@@ -7,7 +7,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
+import { estimate } from '../src/imaging/estimate.js';
+import { render } from '../src/imaging/render.js';
+import { applyBias, defaultSettings } from '../src/imaging/settings.js';
+import { toXmp } from '../src/imaging/xmp.js';
 import { ApiClient } from './support/http.js';
+import { jpegOf, testScene } from './support/photos.js';
 
 const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/main.js');
 const run = promisify(execFile);
@@ -49,6 +54,39 @@ function serve(dataDir: string): Promise<{ url: string; output: () => string; st
 }
 
 describe('command line', () => {
+  test('profiles create from Lightroom sidecars and from example edits; profiles list shows them', async () => {
+    const dir = tempDir();
+    await cli(dir, 'accounts', 'create', '--name', 'photog');
+    const sidecars = [0.5, 0.7, 0.6].map((exposure, i) => {
+      const file = path.join(dir, `IMG_${i}.xmp`);
+      fs.writeFileSync(file, toXmp({ ...defaultSettings(), exposure, contrast: 20, vibrance: 15 }, { isRaw: false }));
+      return file;
+    });
+    const fromXmp = await cli(dir, 'profiles', 'create', '--account', 'photog', '--name', 'Airy', '--from-xmp', ...sidecars);
+    const xmpKey = Number(lastLine(fromXmp));
+    const style = JSON.parse(/Style: (.*)/.exec(fromXmp)![1]!);
+    assert.ok(Math.abs(style.exposure - 0.6) < 0.05 && Math.abs(style.contrast - 20) < 1, JSON.stringify(style));
+
+    for (const sub of ['original', 'edited']) fs.mkdirSync(path.join(dir, 'examples', sub), { recursive: true });
+    for (const seed of [1, 2, 3]) {
+      const original = testScene(160, 120, seed);
+      const edited = await render(original, applyBias(estimate(original), { exposure: 0.5, warmth: 12 }));
+      fs.writeFileSync(path.join(dir, 'examples', 'original', `P${seed}.jpg`), await jpegOf(original));
+      fs.writeFileSync(path.join(dir, 'examples', 'edited', `P${seed}.JPG`), await jpegOf(edited));
+    }
+    const fromExamples = await cli(dir, 'profiles', 'create', '--account', 'photog', '--name', 'Warm', '--examples', path.join(dir, 'examples'));
+    const exampleKeys = lastLine(fromExamples).split(' ').map(Number);
+    assert.equal(exampleKeys.length, 2, 'a RAW and a JPG profile');
+    const fitted = JSON.parse(/Style: (.*)/.exec(fromExamples)![1]!);
+    assert.ok(fitted.exposure > 0.3 && fitted.warmth > 6, `the fitted style leans the way of the edits: ${JSON.stringify(fitted)}`);
+
+    const list = await cli(dir, 'profiles', 'list', '--account', 'photog');
+    assert.ok(list.includes(`${xmpKey}\tAiry\tJPG\tXMP_AVERAGE`), list);
+    for (const key of exampleKeys) assert.match(list, new RegExp(`^${key}\tWarm\t(RAW|JPG)\tPERSONAL_AI$`, 'm'));
+    assert.match(list, /\tNatural\tRAW\tBUILT_IN/);
+    await assert.rejects(cli(dir, 'profiles', 'create', '--account', 'photog', '--name', 'X', '--examples', path.join(dir, 'nowhere')), /original/);
+  });
+
   test('sky-templates add stores an operator sky, which list shows as the default; a non-image is refused', async () => {
     const dir = tempDir();
     const file = path.join(dir, 'sky.jpg');
