@@ -74,7 +74,12 @@ export interface ToneLut {
   scale: number;
 }
 
+/** The last table built: fitting and previews render one photo many times with the same tone sliders. */
+let lastLut: { key: string; lut: ToneLut } | null = null;
+
 export function buildToneLut(sliders: ToneSliders): ToneLut {
+  const key = `${sliders.contrast}|${sliders.whites}|${sliders.blacks}`;
+  if (lastLut?.key === key) return lastLut.lut;
   let vmax = 1;
   while (toneCurve(vmax, sliders) < 1 && vmax < 4096) vmax *= 2;
   const n = TONE_LUT_SIZE;
@@ -83,5 +88,7 @@ export function buildToneLut(sliders: ToneSliders): ToneLut {
     const s = i / n;
     table[i] = linearToSrgb(Math.min(1, Math.max(0, toneCurve(s * s * vmax, sliders))));
   }
-  return { table, scale: n / Math.sqrt(vmax) };
+  const lut = { table, scale: n / Math.sqrt(vmax) };
+  lastLut = { key, lut };
+  return lut;
 }
