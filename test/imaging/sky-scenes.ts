@@ -96,53 +96,55 @@ export function indoorScene(width: number, height: number, seed: number, ceiling
   return { width, height, data };
 }
 
-/** Writes an encoded RGB triple (clamped to 0..1) as pixel i of a 16-bit image. */
-function put(data: Uint16Array, i: number, r: number, g: number, b: number): void {
-  data[i * 3] = Math.round(Math.min(1, Math.max(0, r)) * 65535);
-  data[i * 3 + 1] = Math.round(Math.min(1, Math.max(0, g)) * 65535);
-  data[i * 3 + 2] = Math.round(Math.min(1, Math.max(0, b)) * 65535);
-}
+/** Encoded RGB (clamped to 0..1 when drawn) and 1 where the pixel is sky, 0 where not. */
+type ScenePixel = [number, number, number, number];
 
-/** Facades below a skyline: warm stone with a dark window grid and grain, as in outdoorScene. */
-function facade(x: number, y: number, rand: () => number): [number, number, number] {
-  const base = x % 14 < 6 && y % 18 < 8 ? 0.18 : 0.55;
-  const grain = (rand() - 0.5) * 0.16;
-  return [base + grain + 0.05, base * 0.85 + grain, base * 0.7 + grain];
-}
-
-/**
- * A walkway under a concrete overhang whose underside slopes up towards the right: the
- * sky ('overcast': near-white, slightly cool; 'blue': a blue gradient) is seen only past
- * its edge, between it and the rooftops, reaching the right edge of the frame, never the
- * top. A shaded shopfront stands under the overhang on the left.
- */
-export function overhangScene(width: number, height: number, seed: number, sky: 'overcast' | 'blue'): Scene {
-  const rand = random(seed);
+/** A scene drawn pixel by pixel, row by row (so seeded grain is reproducible). */
+function drawScene(width: number, height: number, pixel: (x: number, y: number) => ScenePixel): Scene {
   const data = new Uint16Array(width * height * 3);
   const truth = new Uint8Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const i = y * width + x;
-      const t = y / height;
-      const soffit = height * (0.42 - (0.3 * x) / width);
-      const skyline = height * (x % 90 < 40 ? 0.46 : 0.52);
-      if (y < soffit) {
-        // Board-marked concrete: neutral grey, darker beams every 24 rows.
-        const beam = y % 24 < 3 ? 0.12 : 0;
-        const grey = 0.62 - beam - 0.1 * t + (rand() - 0.5) * 0.03;
-        put(data, i, grey, grey, grey + 0.01);
-      } else if (x < 0.62 * width) {
-        const pillar = x % 60 < 12;
-        const shade = (pillar ? 0.5 : 0.3) + (rand() - 0.5) * 0.14;
-        put(data, i, shade + 0.03, shade, shade - 0.03);
-      } else if (y < skyline) {
-        truth[i] = 1;
-        if (sky === 'overcast') put(data, i, 0.88 + 0.05 * t, 0.91 + 0.04 * t, 0.94 + 0.02 * t);
-        else put(data, i, 0.3 + 0.45 * t, 0.5 + 0.3 * t, 0.88 + 0.06 * t);
-      } else put(data, i, ...facade(x, y, rand));
+      const [r, g, b, sky] = pixel(x, y);
+      data[i * 3] = Math.round(Math.min(1, Math.max(0, r)) * 65535);
+      data[i * 3 + 1] = Math.round(Math.min(1, Math.max(0, g)) * 65535);
+      data[i * 3 + 2] = Math.round(Math.min(1, Math.max(0, b)) * 65535);
+      truth[i] = sky;
     }
   }
   return { image: { width, height, data }, truth };
+}
+
+/** Facades below a skyline: warm stone with a dark window grid and grain, as in outdoorScene. */
+function facade(x: number, y: number, rand: () => number): ScenePixel {
+  const base = x % 14 < 6 && y % 18 < 8 ? 0.18 : 0.55;
+  const grain = (rand() - 0.5) * 0.16;
+  return [base + grain + 0.05, base * 0.85 + grain, base * 0.7 + grain, 0];
+}
+
+/**
+ * A walkway under a concrete overhang whose underside slopes up towards the right: an
+ * overcast sky (near-white, slightly cool) is seen only past its edge, between it and the
+ * rooftops, reaching the right edge of the frame, never the top. A shaded shopfront
+ * stands under the overhang on the left.
+ */
+export function overhangScene(width: number, height: number, seed: number): Scene {
+  const rand = random(seed);
+  return drawScene(width, height, (x, y) => {
+    const t = y / height;
+    if (y < height * (0.42 - (0.3 * x) / width)) {
+      // Board-marked concrete: neutral grey, darker beams every 24 rows.
+      const grey = 0.62 - (y % 24 < 3 ? 0.12 : 0) - 0.1 * t + (rand() - 0.5) * 0.03;
+      return [grey, grey, grey + 0.01, 0];
+    }
+    if (x < 0.62 * width) {
+      const shade = (x % 60 < 12 ? 0.5 : 0.3) + (rand() - 0.5) * 0.14;
+      return [shade + 0.03, shade, shade - 0.03, 0];
+    }
+    if (y < height * (x % 90 < 40 ? 0.46 : 0.52)) return [0.88 + 0.05 * t, 0.91 + 0.04 * t, 0.94 + 0.02 * t, 1];
+    return facade(x, y, rand);
+  });
 }
 
 /** Linear interpolation between colours a and b. */
@@ -184,26 +186,18 @@ export function sunsetScene(width: number, height: number, seed: number): Scene 
   const violet = [0.5, 0.38, 0.56];
   const pink = [0.8, 0.5, 0.5];
   const orange = [0.98, 0.66, 0.36];
-  const data = new Uint16Array(width * height * 3);
-  const truth = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      if (y >= horizon + 5 * Math.sin(x * 0.11)) {
-        const leaf = 0.12 + rand() * 0.16;
-        put(data, i, leaf * 0.8, leaf, leaf * 0.6);
-      } else if (branch[i]) {
-        const bark = 0.1 + (rand() - 0.5) * 0.06;
-        put(data, i, bark, bark * 0.9, bark * 0.8);
-      } else {
-        truth[i] = 1;
-        const t = y / horizon;
-        const [r, g, b] = t < 0.35 ? mix(zenith, violet, t / 0.35) : t < 0.7 ? mix(violet, pink, (t - 0.35) / 0.35) : mix(pink, orange, (t - 0.7) / 0.3);
-        put(data, i, r, g, b);
-      }
+  return drawScene(width, height, (x, y) => {
+    if (y >= horizon + 5 * Math.sin(x * 0.11)) {
+      const leaf = 0.12 + rand() * 0.16;
+      return [leaf * 0.8, leaf, leaf * 0.6, 0];
     }
-  }
-  return { image: { width, height, data }, truth };
+    if (branch[y * width + x]) {
+      const bark = 0.1 + (rand() - 0.5) * 0.06;
+      return [bark, bark * 0.9, bark * 0.8, 0];
+    }
+    const t = y / horizon;
+    return [...(t < 0.35 ? mix(zenith, violet, t / 0.35) : t < 0.7 ? mix(violet, pink, (t - 0.35) / 0.35) : mix(pink, orange, (t - 0.7) / 0.3)), 1];
+  });
 }
 
 /**
@@ -213,23 +207,16 @@ export function sunsetScene(width: number, height: number, seed: number): Scene 
  */
 export function warmWallScene(width: number, height: number, seed: number): Scene {
   const rand = random(seed);
-  const data = new Uint16Array(width * height * 3);
-  const truth = new Uint8Array(width * height);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      const i = y * width + x;
-      const t = y / height;
-      const wall = x >= 0.6 * width;
-      if (y < height * (wall ? 0.22 : 0.4)) {
-        truth[i] = 1;
-        put(data, i, 0.25 + 0.45 * t, 0.45 + 0.35 * t, 0.85 + 0.08 * t);
-      } else if (wall) {
-        const grain = (rand() - 0.5) * 0.02;
-        put(data, i, 0.93 + grain, 0.72 + grain, 0.56 + grain);
-      } else put(data, i, ...facade(x, y, rand));
+  return drawScene(width, height, (x, y) => {
+    const t = y / height;
+    const wall = x >= 0.6 * width;
+    if (y < height * (wall ? 0.22 : 0.4)) return [0.25 + 0.45 * t, 0.45 + 0.35 * t, 0.85 + 0.08 * t, 1];
+    if (wall) {
+      const grain = (rand() - 0.5) * 0.02;
+      return [0.93 + grain, 0.72 + grain, 0.56 + grain, 0];
     }
-  }
-  return { image: { width, height, data }, truth };
+    return facade(x, y, rand);
+  });
 }
 
 export function iou(mask: Float32Array, truth: Uint8Array): number {

@@ -180,6 +180,8 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
       if (blue(k) && high(c)) accepted[k] = 1;
     });
   }
+  // Sky goes on past the frame; what the frame encloses (a facade panel, a window) is judged by touch alone.
+  const pastFrame = (c: Component) => c.topContact >= 2 || c.sideContact >= 0.02 * copy.height;
   let blueArea = 0;
   let blueLuma = 0;
   stats.forEach((c, k) => {
@@ -188,11 +190,12 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
   });
   if (blueArea >= MIN_SKY_COVERAGE * n) {
     stats.forEach((c, k) => {
-      if (families[k] === SkyHue.warm && high(c) && sunsetLike(c, blueLuma / blueArea)) accepted[k] = 1;
+      if (families[k] === SkyHue.warm && high(c) && pastFrame(c) && sunsetLike(c, blueLuma / blueArea)) accepted[k] = 1;
     });
     return { accepted, overcast: false };
   }
   accepted.fill(0);
+  // Through a side only when high and large, and when there is colour to judge: not blown white (a window), not warm.
   const pastSide = (c: Component) => c.sideContact >= 0.02 * copy.height && high(c) && c.clipped < 0.5 * c.area && c.coolSum >= 0;
   stats.forEach((c, k) => {
     if (families[k] === SkyHue.neutral && c.area >= MIN_SKY_COVERAGE * n && (c.topContact >= 2 || pastSide(c)) && overcastLike(k, c, labels, features.luma)) accepted[k] = 1;
@@ -204,14 +207,14 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
 const SUNSET_WARMING = 0.05;
 
 /**
- * Whether a large, high, warm component is the lower part of a sunset above which blue
- * sky (of the given mean luma) was found: it reaches past the frame (top or side; the sky
- * between it and the blue may be hidden by branches), is brighter than the blue (the glow
- * under a dusk zenith), and like a sky towards the horizon gets warmer and no darker lower
- * down. A warm wall is flat in colour; a warm background with no blue sky is no sky.
+ * Whether a warm component (large, high, reaching past the frame) is the lower part of a
+ * sunset above which blue sky of the given mean luma was found — the sky between them may
+ * be hidden by branches: it is brighter than the blue (the glow under a dusk zenith) and,
+ * as a sky does towards the horizon, gets warmer and no darker lower down. A sunlit wall
+ * is flat in colour; a warm background with no blue sky above is no sky.
  */
 function sunsetLike(c: Component, blueLuma: number): boolean {
-  return (c.topContact >= 2 || c.sideContact >= 2) && c.lumaSum / c.area > blueLuma && -changeDownwards(c, c.coolSum, c.yCoolSum) >= SUNSET_WARMING && changeDownwards(c, c.lumaSum, c.yLumaSum) >= 0;
+  return c.lumaSum / c.area > blueLuma && -changeDownwards(c, c.coolSum, c.yCoolSum) >= SUNSET_WARMING && changeDownwards(c, c.lumaSum, c.yLumaSum) >= 0;
 }
 
 function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
@@ -307,11 +310,13 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
 /**
  * Segments the sky. On an analysis copy (640 px long edge): smooth, sky-coloured
  * components (blue, grey/white, sunset hues; low gradient energy) are labelled; those
- * touching the top edge (or large, high and sky-coloured) seed the sky; it grows by a
- * colour model learnt from them across soft cloud edges, takes in clouds and haze that
- * touch it, and sky seen through foliage. Bright regions not connected so (white walls,
- * windows, ceilings) stay out. A colour guided filter then refines the edge at full
- * resolution, so branches and rooflines blend. No sky: coverage 0, confidence 0.
+ * touching the top edge (or large, high and sky-coloured), the warm lower part of a
+ * sunset under blue sky, and an overcast sky reaching a side edge past an overhang seed
+ * the sky; it grows by a colour model learnt from them across soft cloud edges, takes in
+ * clouds and haze that touch it, and sky seen through foliage. Bright regions enclosed by
+ * the frame (white walls, windows) and ceilings stay out. A colour guided filter then
+ * refines the edge at full resolution, so branches and rooflines blend. No sky: coverage
+ * 0, confidence 0.
  */
 export async function skyMask(image: Image16): Promise<SkyMaskResult> {
   assertImage16(image, 'image');
