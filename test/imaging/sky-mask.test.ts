@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { skyMask } from '../../src/imaging/sky/mask.js';
-import { indoorScene, iou, outdoorScene, random } from './sky-scenes.js';
+import { indoorScene, iou, outdoorScene, overhangScene, random, sunsetScene, warmWallScene } from './sky-scenes.js';
 
 describe('skyMask', () => {
   it('finds the sky of an outdoor scene above a jagged skyline (IoU >= 0.9)', async () => {
@@ -36,6 +36,57 @@ describe('skyMask', () => {
 
   it('finds no sky indoors under a lamp-lit ceiling', async () => {
     const result = await skyMask(indoorScene(360, 240, 5, 'warm', false));
+    assert.ok(result.coverage < 0.01, `coverage ${result.coverage}`);
+  });
+
+  it('finds an overcast sky seen only past an overhang, reaching the right edge and never the top (IoU >= 0.9)', async () => {
+    const { image, truth } = overhangScene(360, 240, 8);
+    const result = await skyMask(image);
+    const score = iou(result.mask, truth);
+    assert.ok(score >= 0.9, `IoU ${score.toFixed(3)}`);
+    assert.ok(result.confidence > 0.5, `confidence ${result.confidence}`);
+  });
+
+  it('finds a sunset sky below a bough that cuts it off from the blue at the top (IoU >= 0.9)', async () => {
+    for (const seed of [10, 11]) {
+      const { image, truth } = sunsetScene(360, 240, seed);
+      const result = await skyMask(image);
+      const score = iou(result.mask, truth);
+      assert.ok(score >= 0.9, `seed ${seed}: IoU ${score.toFixed(3)}`);
+      // The warm part, well below the bough and the twigs around it.
+      let warm = 0;
+      let found = 0;
+      for (let i = Math.ceil(0.45 * 240) * 360; i < truth.length; i++) {
+        if (!truth[i]) continue;
+        warm++;
+        if (result.mask[i]! >= 0.5) found++;
+      }
+      assert.ok(found > 0.95 * warm, `seed ${seed}: ${found} of ${warm} warm sky pixels found`);
+    }
+  });
+
+  it('does not take a smooth sunlit peach wall beside a blue sky for a sunset', async () => {
+    const { image, truth } = warmWallScene(360, 240, 12);
+    const { mask } = await skyMask(image);
+    let wall = 0;
+    let taken = 0;
+    for (let y = Math.ceil(0.22 * 240); y < 240; y++) {
+      for (let x = Math.ceil(0.6 * 360); x < 360; x++) {
+        wall++;
+        if (mask[y * 360 + x]! >= 0.5) taken++;
+      }
+    }
+    assert.ok(taken < 0.01 * wall, `${taken} of ${wall} wall pixels taken for sky`);
+    assert.ok(iou(mask, truth) >= 0.9, `IoU ${iou(mask, truth).toFixed(3)}`);
+  });
+
+  it('finds no sky indoors under a daylight-white ceiling with no window in view', async () => {
+    const result = await skyMask(indoorScene(360, 240, 5, 'neutral', false));
+    assert.ok(result.coverage < 0.01, `coverage ${result.coverage}`);
+  });
+
+  it('finds no sky in a blown window reaching the side of the frame', async () => {
+    const result = await skyMask(indoorScene(360, 240, 5, 'warm', 'side'));
     assert.ok(result.coverage < 0.01, `coverage ${result.coverage}`);
   });
 

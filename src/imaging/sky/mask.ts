@@ -3,6 +3,7 @@ import { boxMean } from '../local/box-filter.js';
 import { applyGuidedCoefficients, guidedFilterCoefficients } from '../local/guided-filter.js';
 import { ANALYSIS_EDGE, analysisCopy, assertImage16, type AnalysisCopy } from '../local/image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
+import { encodedToLinear } from '../local/srgb.js';
 import { skyColourPosterior } from './colour-model.js';
 import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
 
@@ -37,34 +38,69 @@ interface Component {
   /** Pixels on the top row of the frame, and how many of them are blue. */
   topContact: number;
   topBlue: number;
+  /** Pixels on the left or right column in the upper half of the frame: sky seen past an overhang or a tree. */
+  sideContact: number;
   minY: number;
+  maxY: number;
   lumaSum: number;
   priorSum: number;
   /** Sum of blue minus red (encoded): grey skies are neutral to cool, lamp-lit ceilings warm. */
   coolSum: number;
+  /** Pixels white in every channel: a blown window or wall shows no colour to judge it by. */
+  clipped: number;
+  /** Sums of the row, its square, and the row times luma and times blue − red: trends down the component. */
+  ySum: number;
+  yySum: number;
+  yLumaSum: number;
+  yCoolSum: number;
   /** Pixel counts per SkyHue family, indexed by its value. */
   families: [number, number, number, number];
 }
 
+/** A channel value at or above which a pixel counts as blown. */
+const CLIPPED = 0.98;
+
 function componentStats(labels: Int32Array, count: number, features: SkyFeatures, rgb: Float32Array, width: number): Component[] {
-  const stats: Component[] = Array.from({ length: count }, () => ({ area: 0, topContact: 0, topBlue: 0, minY: Infinity, lumaSum: 0, priorSum: 0, coolSum: 0, families: [0, 0, 0, 0] }));
+  const stats: Component[] = Array.from({ length: count }, () => ({
+    area: 0, topContact: 0, topBlue: 0, sideContact: 0, minY: Infinity, maxY: 0, lumaSum: 0, priorSum: 0, coolSum: 0, clipped: 0,
+    ySum: 0, yySum: 0, yLumaSum: 0, yCoolSum: 0, families: [0, 0, 0, 0],
+  }));
+  const halfHeight = labels.length / width / 2;
   for (let i = 0; i < labels.length; i++) {
     const label = labels[i]!;
     if (label < 0) continue;
     const c = stats[label]!;
-    const y = Math.floor(i / width);
+    const x = i % width;
+    const y = (i - x) / width;
+    const r = rgb[i * 3]!, g = rgb[i * 3 + 1]!, b = rgb[i * 3 + 2]!;
+    const luma = features.luma[i]!;
     c.area++;
     if (y === 0) {
       c.topContact++;
       if (features.hue[i] === SkyHue.blue) c.topBlue++;
     }
+    if ((x === 0 || x === width - 1) && y < halfHeight) c.sideContact++;
     if (y < c.minY) c.minY = y;
-    c.lumaSum += features.luma[i]!;
+    c.maxY = y;
+    c.lumaSum += luma;
     c.priorSum += features.prior[i]!;
-    c.coolSum += rgb[i * 3 + 2]! - rgb[i * 3]!;
+    c.coolSum += b - r;
+    if (Math.min(r, g, b) >= CLIPPED) c.clipped++;
+    c.ySum += y;
+    c.yySum += y * y;
+    c.yLumaSum += y * luma;
+    c.yCoolSum += y * (b - r);
     c.families[features.hue[i]!]!++;
   }
   return stats;
+}
+
+/** How much a quantity (summed over the component, and summed times the row) changes from its top row to its bottom row, fitted by least squares. */
+function changeDownwards(c: Component, sum: number, ySum: number): number {
+  const meanY = c.ySum / c.area;
+  const varianceY = c.yySum / c.area - meanY * meanY;
+  if (varianceY <= 0) return 0;
+  return ((ySum / c.area - (meanY * sum) / c.area) / varianceY) * (c.maxY - c.minY);
 }
 
 function dominantFamily(c: Component): number {
@@ -73,10 +109,15 @@ function dominantFamily(c: Component): number {
   return best;
 }
 
+/** How much brighter (linear light) than the rest of the frame's median an overcast sky is at least: ~0.85 EV. A ceiling is lit like the walls. */
+const OVERCAST_OVER_SCENE = 1.8;
+
 /**
  * Whether a grey/white component can be the sky of an overcast photo rather than a
- * ceiling: not warm (lamp light), and among the brightest things in frame (windows and
- * lamps outshine a ceiling).
+ * ceiling: not warm (lamp light), among the brightest things in frame (windows and lamps
+ * outshine a ceiling), and well above the scene's typical brightness (daylight from the
+ * sky is stronger than what the ground reflects; a ceiling with no window in view is lit
+ * much like the walls).
  */
 function overcastLike(label: number, c: Component, labels: Int32Array, luma: Float32Array): boolean {
   const mean = c.lumaSum / c.area;
@@ -85,18 +126,24 @@ function overcastLike(label: number, c: Component, labels: Int32Array, luma: Flo
   for (let i = 0; i < labels.length; i++) if (labels[i] !== label) histogram[Math.min(255, Math.floor(luma[i]! * 256))]!++;
   const rest = labels.length - c.area;
   let seen = 0;
-  let bin = 255;
-  while (bin > 0 && seen + histogram[bin]! < 0.03 * rest) seen += histogram[bin--]!;
-  return mean >= 0.85 * (bin / 255);
+  let bright = 255;
+  while (bright > 0 && seen + histogram[bright]! < 0.03 * rest) seen += histogram[bright--]!;
+  seen = 0;
+  let median = 0;
+  while (median < 255 && seen + histogram[median]! < 0.5 * rest) seen += histogram[median++]!;
+  return mean >= 0.85 * (bright / 255) && encodedToLinear(mean) >= OVERCAST_OVER_SCENE * encodedToLinear((median + 0.5) / 256);
 }
 
 /**
  * Fraction of its outline (inside the frame) a component must share with accepted sky to
- * join it: clouds and haze touch it a lot, walls little. A blue component darker than
- * the sky beside it must be nearly enclosed by it: water below the horizon, darker than
- * the sky it reflects, touches it along one side.
+ * join it: clouds and haze touch it a lot, walls little. A component darker than the sky
+ * beside it (below DARKER × its luma, per family) must be nearly enclosed by it: water
+ * below the horizon, darker than the sky it reflects, and a grey soffit or wall in shade
+ * beside a bright sky touch it along one side; clouds are about as bright as the sky
+ * around them, or enclosed by it.
  */
 const ADJACENCY = [Infinity, 0.15, 0.15, 0.5];
+const DARKER = [0, 0.95, 0.8, 0];
 const ENCLOSED = 0.6;
 /** How near (analysis pixels) a component's outline must come to the sky to count as touching it: across a cloud's soft edge. */
 const TOUCH_RADIUS = 6;
@@ -104,9 +151,11 @@ const TOUCH_RADIUS = 6;
 /**
  * The components that are sky by themselves. Blue sky needs no more than to touch the
  * top (blue where it touches), or to be large, high and coloured like the blue sky that
- * does, or larger than it (sky seen past a tree, not the sea below the horizon).
- * Grey/white sky only counts where no blue sky is seen, touching the top and looking
- * like an overcast sky, not a ceiling.
+ * does, or larger than it (sky seen past a tree, not the sea below the horizon). Warm
+ * components join as the lower part of a sunset under it (sunsetLike). Grey/white sky
+ * only counts where no blue sky is seen, looking like an overcast sky, not a ceiling, and
+ * reaching past the frame: through the top, or through a side high up when its colour
+ * can be judged (sky seen past an overhang).
  */
 function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy): { accepted: Uint8Array; overcast: boolean } {
   const n = labels.length;
@@ -131,14 +180,41 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
       if (blue(k) && high(c)) accepted[k] = 1;
     });
   }
+  // Sky goes on past the frame; what the frame encloses (a facade panel, a window) is judged by touch alone.
+  const pastFrame = (c: Component) => c.topContact >= 2 || c.sideContact >= 0.02 * copy.height;
   let blueArea = 0;
-  stats.forEach((c, k) => (blueArea += accepted[k]! * c.area));
-  if (blueArea >= MIN_SKY_COVERAGE * n) return { accepted, overcast: false };
-  accepted.fill(0);
+  let blueLuma = 0;
   stats.forEach((c, k) => {
-    if (families[k] === SkyHue.neutral && c.topContact >= 2 && c.area >= MIN_SKY_COVERAGE * n && overcastLike(k, c, labels, features.luma)) accepted[k] = 1;
+    blueArea += accepted[k]! * c.area;
+    blueLuma += accepted[k]! * c.lumaSum;
+  });
+  if (blueArea >= MIN_SKY_COVERAGE * n) {
+    stats.forEach((c, k) => {
+      if (families[k] === SkyHue.warm && high(c) && pastFrame(c) && sunsetLike(c, blueLuma / blueArea)) accepted[k] = 1;
+    });
+    return { accepted, overcast: false };
+  }
+  accepted.fill(0);
+  // Through a side only when high and large, and when there is colour to judge: not blown white (a window), not warm.
+  const pastSide = (c: Component) => c.sideContact >= 0.02 * copy.height && high(c) && c.clipped < 0.5 * c.area && c.coolSum >= 0;
+  stats.forEach((c, k) => {
+    if (families[k] === SkyHue.neutral && c.area >= MIN_SKY_COVERAGE * n && (c.topContact >= 2 || pastSide(c)) && overcastLike(k, c, labels, features.luma)) accepted[k] = 1;
   });
   return { accepted, overcast: true };
+}
+
+/** How much warmer (red − blue, encoded) from top to bottom the lower part of a sunset gets at least. */
+const SUNSET_WARMING = 0.05;
+
+/**
+ * Whether a warm component (large, high, reaching past the frame) is the lower part of a
+ * sunset above which blue sky of the given mean luma was found — the sky between them may
+ * be hidden by branches: it is brighter than the blue (the glow under a dusk zenith) and,
+ * as a sky does towards the horizon, gets warmer and no darker lower down. A sunlit wall
+ * is flat in colour; a warm background with no blue sky above is no sky.
+ */
+function sunsetLike(c: Component, blueLuma: number): boolean {
+  return c.lumaSum / c.area > blueLuma && -changeDownwards(c, c.coolSum, c.yCoolSum) >= SUNSET_WARMING && changeDownwards(c, c.lumaSum, c.yLumaSum) >= 0;
 }
 
 function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
@@ -170,8 +246,8 @@ function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Arr
   for (let k = 0; k < accepted.length; k++) {
     if (accepted[k] || touching[k] === 0) continue;
     const c = stats[k]!;
-    const darkBlue = families[k] === SkyHue.blue && c.lumaSum / c.area < (0.95 * besideLuma[k]!) / touching[k]!;
-    if (touching[k]! > (darkBlue ? ENCLOSED : ADJACENCY[families[k]!]!) * outlines[k]!) {
+    const darker = c.lumaSum / c.area < (DARKER[families[k]!]! * besideLuma[k]!) / touching[k]!;
+    if (touching[k]! > (darker ? ENCLOSED : ADJACENCY[families[k]!]!) * outlines[k]!) {
       accepted[k] = 1;
       joined = true;
     }
@@ -234,11 +310,13 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
 /**
  * Segments the sky. On an analysis copy (640 px long edge): smooth, sky-coloured
  * components (blue, grey/white, sunset hues; low gradient energy) are labelled; those
- * touching the top edge (or large, high and sky-coloured) seed the sky; it grows by a
- * colour model learnt from them across soft cloud edges, takes in clouds and haze that
- * touch it, and sky seen through foliage. Bright regions not connected so (white walls,
- * windows, ceilings) stay out. A colour guided filter then refines the edge at full
- * resolution, so branches and rooflines blend. No sky: coverage 0, confidence 0.
+ * touching the top edge (or large, high and sky-coloured), the warm lower part of a
+ * sunset under blue sky, and an overcast sky reaching a side edge past an overhang seed
+ * the sky; it grows by a colour model learnt from them across soft cloud edges, takes in
+ * clouds and haze that touch it, and sky seen through foliage. Bright regions enclosed by
+ * the frame (white walls, windows) and ceilings stay out. A colour guided filter then
+ * refines the edge at full resolution, so branches and rooflines blend. No sky: coverage
+ * 0, confidence 0.
  */
 export async function skyMask(image: Image16): Promise<SkyMaskResult> {
   assertImage16(image, 'image');
