@@ -12,7 +12,7 @@ import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { resizeImage16 } from './hdr/resize.js';
 import { render, type RenderContext } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
-import { MIN_SKY_COVERAGE, skyMask } from './sky/mask.js';
+import { skyMask } from './sky/mask.js';
 import { toXmp } from './xmp.js';
 import type { Image16, PhotoMetadata } from './types.js';
 
@@ -73,6 +73,10 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
   };
 }
 
+/** A sky is replaced only when it fills this much of the frame, and is found with this confidence. */
+const SKY_MIN_COVERAGE = 0.02;
+const SKY_MIN_CONFIDENCE = 0.5;
+
 /** What an automatic edit is asked for. */
 export interface AutoEdit {
   style?: Style;
@@ -103,8 +107,8 @@ export async function automaticSettings(source: Source, edit: AutoEdit): Promise
   }
   if (options.skyReplacement) {
     const sky = await skyMask(source.image);
-    // No sky in the photo: nothing to replace.
-    if (sky.coverage < MIN_SKY_COVERAGE) settings.sky = null;
+    // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
+    if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
   }
   if (settings.autoCrop) {
     const framed = await applyGeometry(source.image, { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
