@@ -11,10 +11,11 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { downscalePlanes } from '../src/imaging/analysis-copy.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { encodeJpeg } from '../src/imaging/encode.js';
 import { detectFaces, type FaceBox } from '../src/imaging/faces/detect.js';
-import { downscalePlanes } from '../src/imaging/local/analysis-planes.js';
+import { sharpFromImage16 } from '../src/imaging/image16.js';
 import { smoothSkin } from '../src/imaging/local/skin.js';
 import { applySubjectEmphasis, subjectMask, type SubjectMask } from '../src/imaging/local/subject-mask.js';
 import type { Box, Image16 } from '../src/imaging/types.js';
@@ -211,7 +212,7 @@ async function contactSheet(tiles: Buffer[], file: string): Promise<void> {
 async function retouchSheet(before: Image16, after: Image16, face: Box): Promise<void> {
   const crop = { left: Math.max(0, face.x - 60), top: Math.max(0, face.y - 60), width: face.width + 120, height: face.height + 120 };
   const view = (image: Image16) =>
-    sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    sharpFromImage16(image)
       .extract(crop)
       .png()
       .toBuffer();

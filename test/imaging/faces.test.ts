@@ -64,6 +64,6 @@ test('rejects skin-coloured regions without the face pattern', async () => {
 
 test('validates its arguments', async () => {
   const { image } = portrait(60);
-  await assert.rejects(detectFaces({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected 300 samples/);
+  await assert.rejects(detectFaces({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected 300 \(width x height x 3\) for image\.data\.length/);
   await assert.rejects(detectFaces(image, { minFaceFraction: 0 }), /minFaceFraction/);
 });

@@ -1,3 +1,4 @@
+import { linearToSrgb } from '../../src/imaging/colour.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 /** Small generated scenes for the HDR tests: linear-light radiance, exposed and encoded like a camera would. */
@@ -77,8 +78,7 @@ export function hdrScene(width: number, height: number, seed = 1): Radiance {
 }
 
 function encode(linear: number): number {
-  const x = Math.min(1, Math.max(0, linear));
-  return Math.round(65535 * (x <= 0.0031308 ? x * 12.92 : 1.055 * x ** (1 / 2.4) - 0.055));
+  return Math.round(65535 * linearToSrgb(Math.min(1, Math.max(0, linear))));
 }
 
 /**

@@ -52,7 +52,7 @@ describe('render', () => {
   });
 
   it('validates its arguments', async () => {
-    await assert.rejects(render({ width: 2, height: 2, data: new Uint16Array(5) }, defaultSettings()), /hold width × height × 3 = 12 values/);
+    await assert.rejects(render({ width: 2, height: 2, data: new Uint16Array(5) }, defaultSettings()), /Expected 12 \(width x height x 3\) for image\.data\.length/);
     await assert.rejects(render(chartScene(60, 30), { ...defaultSettings(), exposure: 12 }), /exposure/);
   });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { boxMean } from '../../src/imaging/local/box-filter.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/local/guided-filter.js';
-import { analysisCopy } from '../../src/imaging/local/image16.js';
+import { analysisCopy } from '../../src/imaging/analysis-copy.js';
+import { boxMean } from '../../src/imaging/filters/box.js';
+import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
 import { random } from './sky-scenes.js';
 
 describe('boxMean', () => {

@@ -54,6 +54,6 @@ describe('skyMask', () => {
   });
 
   it('rejects what is not an Image16', async () => {
-    await assert.rejects(() => skyMask({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected an Image16 .* for image/);
+    await assert.rejects(() => skyMask({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected 300 \(width x height x 3\) for image\.data\.length/);
   });
 });

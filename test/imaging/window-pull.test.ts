@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Box, Image16 } from '../../src/imaging/types.js';
 import { windowMask, windowPull } from '../../src/imaging/local/window-pull.js';
-import { linearToSrgb16, srgb16ToLinear } from '../../src/imaging/local/srgb.js';
+import { linearToSrgb16, srgb16ToLinearLut } from '../../src/imaging/colour.js';
 import { random } from './sky-scenes.js';
 
 const WIDTH = 320;
@@ -58,8 +58,8 @@ function expose(scene: Float32Array, factor: number): Image16 {
   return { width: WIDTH, height: HEIGHT, data };
 }
 
-const lumaAt = (image: Image16, i: number) =>
-  0.2126 * srgb16ToLinear[image.data[i * 3]!]! + 0.7152 * srgb16ToLinear[image.data[i * 3 + 1]!]! + 0.0722 * srgb16ToLinear[image.data[i * 3 + 2]!]!;
+const lin = srgb16ToLinearLut();
+const lumaAt = (image: Image16, i: number) => 0.2126 * lin[image.data[i * 3]!]! + 0.7152 * lin[image.data[i * 3 + 1]!]! + 0.0722 * lin[image.data[i * 3 + 2]!]!;
 
 /** Pane pixels at least 3 px from any edge of their pane (away from the soft mask edge). */
 function innerPanePixels(): number[] {

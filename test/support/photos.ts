@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { linearToSrgb, srgbToLinear } from '../../src/imaging/colour.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { random } from './scenes.js';
 
@@ -51,10 +52,8 @@ export function exposed(image: Image16, ev: number): Image16 {
   const gain = 2 ** ev;
   const data = new Uint16Array(image.data.length);
   for (let i = 0; i < data.length; i++) {
-    const v = image.data[i]! / 65535;
-    const linear = v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-    const out = Math.min(1, linear * gain);
-    data[i] = Math.round((out <= 0.0031308 ? out * 12.92 : 1.055 * out ** (1 / 2.4) - 0.055) * 65535);
+    const out = Math.min(1, srgbToLinear(image.data[i]! / 65535) * gain);
+    data[i] = Math.round(linearToSrgb(out) * 65535);
   }
   return { width: image.width, height: image.height, data };
 }
