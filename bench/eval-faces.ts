@@ -18,8 +18,9 @@ import { detectFaces, type FaceBox } from '../src/imaging/faces/detect.js';
 import { sharpFromImage16 } from '../src/imaging/image16.js';
 import { smoothSkin } from '../src/imaging/local/skin.js';
 import { applySubjectEmphasis, subjectMask, type SubjectMask } from '../src/imaging/local/subject-mask.js';
+import { seededRandom } from '../src/imaging/random.js';
 import type { Box, Image16 } from '../src/imaging/types.js';
-import { boxIou, Canvas, paintHead, random, SKIN_TONES } from '../test/support/portrait.js';
+import { boxIou, Canvas, paintHead, SKIN_TONES } from '../test/support/portrait.js';
 import { outDir, testdataDir, type Section } from './report.js';
 
 const TILE = 320;
@@ -36,7 +37,7 @@ export async function evalFaces(): Promise<Section> {
   for (const [tone, skin] of Object.entries(SKIN_TONES)) {
     for (const faceWidth of [30, 60, 120, 200]) {
       const canvas = new Canvas(480, 360);
-      canvas.texture([0.35, 0.45, 0.3], 0.4, 12, random(faceWidth));
+      canvas.texture([0.35, 0.45, 0.3], 0.4, 12, seededRandom(faceWidth));
       const truth = paintHead(canvas, 240, 160, { faceWidth, skin });
       const faces = await detectFaces(canvas.toImage16());
       cases++;

@@ -8,8 +8,8 @@ import { mergeBrackets } from '../src/imaging/hdr/index.js';
 import { lumaOf } from '../src/imaging/hdr/luma.js';
 import { shiftFrame } from '../src/imaging/hdr/shift.js';
 import { image16FromSharp, resizeImage16, sharpFromImage16 } from '../src/imaging/image16.js';
+import { seededRandom } from '../src/imaging/random.js';
 import type { Image16 } from '../src/imaging/types.js';
-import { mulberry32 } from '../test/imaging/hdr-scenes.js';
 import { mefSsim } from './metrics/mef-ssim.js';
 import { outDir, testdataDir, type Section } from './report.js';
 import { ensureDebianTool, fixed, medianSeconds, runMeasured } from './tools.js';
@@ -59,7 +59,7 @@ async function bracketSets(): Promise<BracketSet[]> {
   for (const [scene, files] of byScene) {
     sets.push({ name: `${scene} (DNG)`, frames: await Promise.all(files.map(async (f) => (await decodeImage(fs.readFileSync(path.join(bracketDir, f)))).image)) });
   }
-  const random = mulberry32(20240501);
+  const random = seededRandom(20240501);
   const photoDir = path.join(testdataDir, 'photos');
   for (const f of fs.readdirSync(photoDir).filter((n) => /\.(jpe?g|png|tiff?)$/i.test(n)).sort()) {
     sets.push({ name: f.replace(/\.[^.]+$/, ''), frames: synthesise(await image16FromSharp(sharp(path.join(photoDir, f))), random) });

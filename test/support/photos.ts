@@ -1,14 +1,14 @@
 import sharp from 'sharp';
 import { linearToSrgb, srgbToLinear } from '../../src/imaging/colour.js';
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
-import { random } from './scenes.js';
 
 /**
  * A small outdoor-like photo: a blue sky gradient over a textured ground, with a building
  * of vertical edges and windows in the middle, so every editing option has something to do.
  */
 export function testScene(width = 480, height = 320, seed = 1): Image16 {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const data = new Uint16Array(width * height * 3);
   const horizon = Math.round(height * 0.45);
   const left = Math.round(width * 0.3);
