@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { skyMask } from '../../src/imaging/sky/mask.js';
-import { indoorScene, iou, outdoorScene, random } from './sky-scenes.js';
+import { seededRandom } from '../../src/imaging/random.js';
+import { indoorScene, iou, outdoorScene } from './sky-scenes.js';
 
 describe('skyMask', () => {
   it('finds the sky of an outdoor scene above a jagged skyline (IoU >= 0.9)', async () => {
@@ -40,7 +41,7 @@ describe('skyMask', () => {
   });
 
   it('finds no sky in a close-up without sky', async () => {
-    const rand = random(6);
+    const rand = seededRandom(6);
     const width = 240, height = 180;
     const data = new Uint16Array(width * height * 3);
     for (let i = 0; i < width * height; i++) {

@@ -1,14 +1,6 @@
 /** Generated scenes with known sky, shared by the sky tests. */
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
-
-/** Deterministic pseudo-random numbers for scene texture. */
-export function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
 
 /** Smooth 2-D noise from a few sines at odd angles: enough for clouds, independent of the library's noise. */
 function cloudiness(x: number, y: number): number {
@@ -27,7 +19,7 @@ export interface Scene {
  * facades with windows.
  */
 export function outdoorScene(width: number, height: number, seed: number): Scene {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const skyline = new Float32Array(width);
   let x = 0;
   while (x < width) {
@@ -75,7 +67,7 @@ export function outdoorScene(width: number, height: number, seed: number): Scene
  * walls, a textured wooden floor, a sofa, and optionally a blown-out window in the wall.
  */
 export function indoorScene(width: number, height: number, seed: number, ceiling: 'warm' | 'neutral', window: boolean): Image16 {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const white = ceiling === 'warm' ? [0.84, 0.82, 0.77] : [0.84, 0.84, 0.85];
   const data = new Uint16Array(width * height * 3);
   for (let y = 0; y < height; y++) {

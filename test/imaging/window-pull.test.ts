@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Box, Image16 } from '../../src/imaging/types.js';
 import { windowMask, windowPull } from '../../src/imaging/local/window-pull.js';
 import { linearToSrgb16, srgb16ToLinearLut } from '../../src/imaging/colour.js';
-import { random } from './sky-scenes.js';
+import { seededRandom } from '../../src/imaging/random.js';
 
 const WIDTH = 320;
 const HEIGHT = 240;
@@ -22,7 +22,7 @@ function inPane(x: number, y: number): boolean {
  * the room's white point, scaled into [low, high].
  */
 function radiance(low: number, high: number): Float32Array {
-  const rand = random(11);
+  const rand = seededRandom(11);
   const out = new Float32Array(WIDTH * HEIGHT * 3);
   for (let y = 0; y < HEIGHT; y++) {
     for (let x = 0; x < WIDTH; x++) {
