@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { decodeImage } from '../src/imaging/decode.js';
+import { image16FromSharp } from '../src/imaging/image16.js';
 import { dcrawEmuEquivalent } from '../src/imaging/raw/libraw.js';
 import { writeDng } from '../test/support/dng.js';
 import { outDir, testdataDir, type Section } from './report.js';
@@ -20,12 +21,7 @@ const childScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'ben
 async function largeDng(): Promise<string> {
   const file = path.join(outDir, 'raw-18mp.dng');
   if (fs.existsSync(file)) return file;
-  const { data, info } = await sharp(path.join(testdataDir, 'photos', 'building.jpg'))
-    .resize(5184, 3456, { fit: 'cover' })
-    .toColourspace('rgb16')
-    .raw({ depth: 'ushort' })
-    .toBuffer({ resolveWithObject: true });
-  const image = { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
+  const image = await image16FromSharp(sharp(path.join(testdataDir, 'photos', 'building.jpg')).resize(5184, 3456, { fit: 'cover' }));
   fs.writeFileSync(file, writeDng({ image, bits: 14, cfa: 'RGGB', preview: true, make: 'Seed', model: 'Synthetic 18MP' }));
   return file;
 }

@@ -6,6 +6,7 @@ import { applyCopilotDelta, interpretInstruction, type AppliedDelta, type ApplyC
 import { decodeImage } from '../src/imaging/decode.js';
 import { estimate } from '../src/imaging/estimate.js';
 import { detectPerspective, detectStraighten } from '../src/imaging/geometry/index.js';
+import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
 import { render } from '../src/imaging/render.js';
 import { defaultSettings, type DevelopSettings } from '../src/imaging/settings.js';
 import type { Image16 } from '../src/imaging/types.js';
@@ -37,10 +38,7 @@ interface Photo {
 /** The child's pixels: the photo turned by the delta's quarter turns, then the one renderer. */
 async function develop(image: Image16, settings: DevelopSettings, rotate: AppliedDelta['rotate']): Promise<Image16> {
   let source = image;
-  if (rotate !== 0) {
-    const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).rotate(rotate).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
-    source = { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
-  }
+  if (rotate !== 0) source = await image16FromSharp(sharpFromImage16(image).rotate(rotate));
   return render(source, settings);
 }
 
@@ -140,7 +138,7 @@ function interpretTimed(text: string, settings: DevelopSettings): { delta: Copil
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 async function thumb(image: Image16): Promise<Buffer> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).resize(THUMB, THUMB, { fit: 'contain', background: '#181818' }).toColourspace('srgb').png().toBuffer();
+  return sharpFromImage16(image).resize(THUMB, THUMB, { fit: 'contain', background: '#181818' }).toColourspace('srgb').png().toBuffer();
 }
 
 /** Before | after pairs, four pairs a row, each labelled with its instruction and verdict. */

@@ -11,14 +11,16 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { downscalePlanes } from '../src/imaging/analysis-copy.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { encodeJpeg } from '../src/imaging/encode.js';
 import { detectFaces, type FaceBox } from '../src/imaging/faces/detect.js';
-import { downscalePlanes } from '../src/imaging/local/analysis-planes.js';
+import { sharpFromImage16 } from '../src/imaging/image16.js';
 import { smoothSkin } from '../src/imaging/local/skin.js';
 import { applySubjectEmphasis, subjectMask, type SubjectMask } from '../src/imaging/local/subject-mask.js';
+import { seededRandom } from '../src/imaging/random.js';
 import type { Box, Image16 } from '../src/imaging/types.js';
-import { boxIou, Canvas, paintHead, random, SKIN_TONES } from '../test/support/portrait.js';
+import { boxIou, Canvas, paintHead, SKIN_TONES } from '../test/support/portrait.js';
 import { outDir, testdataDir, type Section } from './report.js';
 
 const TILE = 320;
@@ -35,7 +37,7 @@ export async function evalFaces(): Promise<Section> {
   for (const [tone, skin] of Object.entries(SKIN_TONES)) {
     for (const faceWidth of [30, 60, 120, 200]) {
       const canvas = new Canvas(480, 360);
-      canvas.texture([0.35, 0.45, 0.3], 0.4, 12, random(faceWidth));
+      canvas.texture([0.35, 0.45, 0.3], 0.4, 12, seededRandom(faceWidth));
       const truth = paintHead(canvas, 240, 160, { faceWidth, skin });
       const faces = await detectFaces(canvas.toImage16());
       cases++;
@@ -211,7 +213,7 @@ async function contactSheet(tiles: Buffer[], file: string): Promise<void> {
 async function retouchSheet(before: Image16, after: Image16, face: Box): Promise<void> {
   const crop = { left: Math.max(0, face.x - 60), top: Math.max(0, face.y - 60), width: face.width + 120, height: face.height + 120 };
   const view = (image: Image16) =>
-    sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    sharpFromImage16(image)
       .extract(crop)
       .png()
       .toBuffer();

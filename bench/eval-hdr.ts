@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
+import { linearToSrgb, srgb16ToLinearLut } from '../src/imaging/colour.js';
 import { decodeImage } from '../src/imaging/decode.js';
-import sharp, { type Sharp } from 'sharp';
 import { alignFrames } from '../src/imaging/hdr/align.js';
 import { mergeBrackets } from '../src/imaging/hdr/index.js';
 import { lumaOf } from '../src/imaging/hdr/luma.js';
-import { resizeImage16 } from '../src/imaging/hdr/resize.js';
 import { shiftFrame } from '../src/imaging/hdr/shift.js';
+import { image16FromSharp, resizeImage16, sharpFromImage16 } from '../src/imaging/image16.js';
+import { seededRandom } from '../src/imaging/random.js';
 import type { Image16 } from '../src/imaging/types.js';
-import { mulberry32 } from '../test/imaging/hdr-scenes.js';
 import { mefSsim } from './metrics/mef-ssim.js';
 import { outDir, testdataDir, type Section } from './report.js';
 import { ensureDebianTool, fixed, medianSeconds, runMeasured } from './tools.js';
@@ -25,20 +26,8 @@ interface BracketSet {
   frames: Image16[];
 }
 
-async function toImage16(input: Buffer | string): Promise<Image16> {
-  const { data, info } = await sharp(input).removeAlpha().toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
-  // Copied out of sharp's Buffer, whose offset in its ArrayBuffer need not be 16-bit aligned.
-  return { width: info.width, height: info.height, data: new Uint16Array(new Uint8Array(data).buffer) };
-}
-
-const decode = new Float64Array(65536).map((_, v) => {
-  const x = v / 65535;
-  return x <= 0.04045 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-});
-
 function encode(linear: number): number {
-  const x = Math.min(1, Math.max(0, linear));
-  return Math.round(65535 * (x <= 0.0031308 ? x * 12.92 : 1.055 * x ** (1 / 2.4) - 0.055));
+  return Math.round(65535 * linearToSrgb(Math.min(1, Math.max(0, linear))));
 }
 
 /** −2/0/+2 EV frames of a photo (linear light x0.25, x1, x4, clipped), each cropped at its own random offset. */
@@ -46,6 +35,7 @@ function synthesise(photo: Image16, random: () => number): Image16[] {
   const width = photo.width - 2 * JITTER;
   const height = photo.height - 2 * JITTER;
   return GAINS.map((gain) => {
+    const decode = srgb16ToLinearLut();
     const lut = new Uint16Array(65536).map((_, v) => encode(decode[v]! * gain));
     const ox = JITTER + Math.round((random() * 2 - 1) * JITTER);
     const oy = JITTER + Math.round((random() * 2 - 1) * JITTER);
@@ -69,20 +59,16 @@ async function bracketSets(): Promise<BracketSet[]> {
   for (const [scene, files] of byScene) {
     sets.push({ name: `${scene} (DNG)`, frames: await Promise.all(files.map(async (f) => (await decodeImage(fs.readFileSync(path.join(bracketDir, f)))).image)) });
   }
-  const random = mulberry32(20240501);
+  const random = seededRandom(20240501);
   const photoDir = path.join(testdataDir, 'photos');
   for (const f of fs.readdirSync(photoDir).filter((n) => /\.(jpe?g|png|tiff?)$/i.test(n)).sort()) {
-    sets.push({ name: f.replace(/\.[^.]+$/, ''), frames: synthesise(await toImage16(path.join(photoDir, f)), random) });
+    sets.push({ name: f.replace(/\.[^.]+$/, ''), frames: synthesise(await image16FromSharp(sharp(path.join(photoDir, f))), random) });
   }
   return sets;
 }
 
-function toSharp(image: Image16): Sharp {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
-}
-
 async function writeTiff16(image: Image16, file: string): Promise<void> {
-  await toSharp(image).toColourspace('rgb16').tiff({ compression: 'none' }).toFile(file);
+  await sharpFromImage16(image).toColourspace('rgb16').tiff({ compression: 'none' }).toFile(file);
 }
 
 /** One row of labelled tiles, each scaled to the same height, as a JPEG a person can look at. */
@@ -92,7 +78,7 @@ async function contactSheet(tiles: { label: string; image: Image16 }[], file: st
     tiles.map(async ({ label, image }) => {
       const width = Math.round((image.width * height) / image.height);
       const caption = Buffer.from(`<svg width="${width}" height="28"><rect width="100%" height="100%" fill="black" opacity="0.6"/><text x="8" y="20" font-family="sans-serif" font-size="18" fill="white">${label}</text></svg>`);
-      const input = await toSharp(image).resize(width, height).toColourspace('srgb').composite([{ input: caption, top: 0, left: 0 }]).png().toBuffer();
+      const input = await sharpFromImage16(image).resize(width, height).toColourspace('srgb').composite([{ input: caption, top: 0, left: 0 }]).png().toBuffer();
       return { input, width };
     }),
   );
@@ -112,7 +98,7 @@ async function enfuseRun(frames: Image16[], workDir: string): Promise<{ image: I
   const times: number[] = [];
   for (let r = 0; r < RUNS; r++) times.push((await runMeasured('enfuse', ['-o', output, ...inputs])).seconds);
   times.sort((a, b) => a - b);
-  return { image: await toImage16(output), seconds: times[Math.floor(RUNS / 2)]! };
+  return { image: await image16FromSharp(sharp(output)), seconds: times[Math.floor(RUNS / 2)]! };
 }
 
 /**

@@ -3,9 +3,10 @@ import sharp, { type OverlayOptions } from 'sharp';
 import { applyGeometry, detectPerspective } from '../src/imaging/geometry/index.js';
 import { rotationHomography } from '../src/imaging/geometry/camera.js';
 import { planForHomography } from '../src/imaging/geometry/frame.js';
-import { rotationX } from '../src/imaging/geometry/matrix.js';
 import { verticalTilt } from '../src/imaging/geometry/tilt.js';
 import { resample } from '../src/imaging/geometry/warp.js';
+import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
+import { rotationX } from '../src/imaging/matrix.js';
 import type { Image16 } from '../src/imaging/types.js';
 import { outDir, testdataDir, type Section, type SectionRunner } from './report.js';
 import { fixed, medianSeconds } from './tools.js';
@@ -64,7 +65,7 @@ export const evalPerspective: SectionRunner = async (): Promise<Section> => {
   const ours = await medianSeconds(() => applyGeometry(big, settings));
   const detection = await medianSeconds(async () => detectPerspective(big));
   const reference = await medianSeconds(() =>
-    sharp(big.data, { raw: { width: big.width, height: big.height, channels: 3 } }).rotate(1.5).raw({ depth: 'ushort' }).toBuffer(),
+    sharpFromImage16(big).rotate(1.5).raw({ depth: 'ushort' }).toBuffer(),
   );
   return {
     title: 'Perspective correction: residual tilt of near-vertical lines (degrees)',
@@ -114,12 +115,11 @@ function median(values: number[]): number {
 async function loadImage16(file: string, width?: number, height?: number): Promise<Image16> {
   let pipeline = sharp(file).rotate();
   if (width && height) pipeline = pipeline.resize(width, height, { fit: 'fill' });
-  const { data, info } = await pipeline.toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
-  return { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
+  return image16FromSharp(pipeline);
 }
 
 async function thumbnail(image: Image16): Promise<Buffer> {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+  return sharpFromImage16(image)
     .resize(THUMB, THUMB, { fit: 'contain', background: '#202020' })
     .toColourspace('srgb')
     .png()

@@ -9,8 +9,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions } from 'sharp';
-import { XYZ_TO_SRGB, apply3, linearToSrgb, luminance, planckianUv, srgb16ToLinearLut } from '../src/imaging/colour.js';
+import { XYZ_TO_SRGB, linearToSrgb, luminance, planckianUv, srgb16ToLinearLut } from '../src/imaging/colour.js';
 import { estimate } from '../src/imaging/estimate.js';
+import { applyToVector } from '../src/imaging/matrix.js';
 import { render } from '../src/imaging/render.js';
 import type { Image16 } from '../src/imaging/types.js';
 import { decode16, encodePng16, thumbnail } from './image16.js';
@@ -28,7 +29,7 @@ function blackbodyRgb(kelvin: number): [number, number, number] {
   const [u, v] = planckianUv(kelvin);
   const x = (3 * u) / (2 * u - 8 * v + 4);
   const y = (2 * v) / (2 * u - 8 * v + 4);
-  const rgb = apply3(XYZ_TO_SRGB, [x / y, 1, (1 - x - y) / y]);
+  const rgb = applyToVector(XYZ_TO_SRGB, [x / y, 1, (1 - x - y) / y]);
   const l = luminance(...rgb);
   return [rgb[0] / l, rgb[1] / l, rgb[2] / l];
 }

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import type { Image16 } from '../src/imaging/types.js';
-import { image16FromSharp, sharpFromImage16 } from '../src/imaging/local/image16.js';
+import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
 import { skyMask, type SkyMaskResult } from '../src/imaging/sky/mask.js';
 import { replaceSky } from '../src/imaging/sky/replace.js';
 import { renderSkyTemplate } from '../src/imaging/sky/templates.js';
+import type { Image16 } from '../src/imaging/types.js';
 import { outDir, projectRoot, testdataDir, type Section } from './report.js';
 import { fixed, medianSeconds, ownPeakRssMiB } from './tools.js';
 

@@ -3,19 +3,21 @@
  * points on the Planckian locus (temperature in kelvin, tint in Adobe-like units),
  * the chromatic adaptation that white balance applies, CIELAB and CIEDE2000.
  */
+import { invalidParameterError } from './args.js';
+import { applyToVector, invert, multiply, type Mat3, type Vec3 } from './matrix.js';
 
 /** Linear sRGB to CIE XYZ (D65), row-major. */
-export const SRGB_TO_XYZ = [0.4124564, 0.3575761, 0.1804375, 0.2126729, 0.7151522, 0.072175, 0.0193339, 0.119192, 0.9503041] as const;
+export const SRGB_TO_XYZ: Readonly<Mat3> = [0.4124564, 0.3575761, 0.1804375, 0.2126729, 0.7151522, 0.072175, 0.0193339, 0.119192, 0.9503041];
 /** CIE XYZ (D65) to linear sRGB, row-major: the exact inverse, so round trips are lossless. */
-export const XYZ_TO_SRGB: readonly number[] = invert3(SRGB_TO_XYZ);
+export const XYZ_TO_SRGB: Readonly<Mat3> = invert(SRGB_TO_XYZ);
 /** Rec. 709 luminance weights of linear sRGB. */
 export const LUMA_R = 0.2126729;
 export const LUMA_G = 0.7151522;
 export const LUMA_B = 0.072175;
 
 /** Bradford cone response matrix and its inverse. */
-const BRADFORD = [0.8951, 0.2664, -0.1614, -0.7502, 1.7135, 0.0367, 0.0389, -0.0685, 1.0296];
-const BRADFORD_INV = invert3(BRADFORD);
+const BRADFORD: Readonly<Mat3> = [0.8951, 0.2664, -0.1614, -0.7502, 1.7135, 0.0367, 0.0389, -0.0685, 1.0296];
+const BRADFORD_INV = invert(BRADFORD);
 
 /**
  * The white a decoded image is taken to be balanced for. White balance settings are
@@ -39,13 +41,36 @@ export function linearToSrgb(v: number): number {
 
 let linearLut: Float32Array | null = null;
 
-/** 65536 entries: 16-bit sRGB code value to linear light (0..1). Built once. */
+/** 65536 entries: 16-bit sRGB code value to linear light (0..1). Built once; hot loops fetch it before they start. */
 export function srgb16ToLinearLut(): Float32Array {
   if (!linearLut) {
     linearLut = new Float32Array(65536);
     for (let i = 0; i < 65536; i++) linearLut[i] = srgbToLinear(i / 65535);
   }
   return linearLut;
+}
+
+/** An sRGB-encoded value 0..1 (as in analysis copies) to linear light, to 16-bit precision, by the table. */
+export function encodedToLinear(value: number): number {
+  return srgb16ToLinearLut()[Math.round(Math.min(1, Math.max(0, value)) * 65535)]!;
+}
+
+const ENCODE_STEPS = 4096;
+/** linearToSrgb16's table, indexed by sqrt(linear) so the steep toe near black gets as many entries as the highlights. */
+const encodeTable: Float32Array = (() => {
+  const table = new Float32Array(ENCODE_STEPS + 2);
+  for (let i = 0; i <= ENCODE_STEPS + 1; i++) table[i] = 65535 * linearToSrgb(Math.min(1, (i / ENCODE_STEPS) ** 2));
+  return table;
+})();
+
+/** Linear light (clamped to 0..1) to an sRGB-encoded 16-bit code value, rounded: a table read, no power per pixel. */
+export function linearToSrgb16(value: number): number {
+  if (!(value > 0)) return 0;
+  if (value >= 1) return 65535;
+  const at = Math.sqrt(value) * ENCODE_STEPS;
+  const i = Math.floor(at);
+  const t = at - i;
+  return Math.round(encodeTable[i]! + (encodeTable[i + 1]! - encodeTable[i]!) * t);
 }
 
 export function mired(kelvin: number): number {
@@ -102,15 +127,15 @@ function xyzToUv(X: number, Y: number, Z: number): [number, number] {
  * reference white and that light, so the reference leaves the image unchanged. Scaled so
  * a surface that was neutral under the light keeps its luminance.
  */
-export function whiteBalanceMatrix(temperature: number, tint: number): number[] {
+export function whiteBalanceMatrix(temperature: number, tint: number): Mat3 {
   const src = cone(uvToXyz(...whiteUv(temperature, tint)));
   const ref = cone(uvToXyz(...whiteUv(REFERENCE_WHITE.temperature, REFERENCE_WHITE.tint)));
-  const diag = [ref[0] / src[0], 0, 0, 0, ref[1] / src[1], 0, 0, 0, ref[2] / src[2]];
-  const m = multiply3(XYZ_TO_SRGB, multiply3(BRADFORD_INV, multiply3(diag, multiply3(BRADFORD, SRGB_TO_XYZ))));
+  const diag: Mat3 = [ref[0] / src[0], 0, 0, 0, ref[1] / src[1], 0, 0, 0, ref[2] / src[2]];
+  const m = multiply(XYZ_TO_SRGB, multiply(BRADFORD_INV, multiply(diag, multiply(BRADFORD, SRGB_TO_XYZ))));
   // The light as it appears in the image is the inverse image of white; keep its luminance.
-  const lit = apply3(invert3(m), [1, 1, 1]);
+  const lit = applyToVector(invert(m), [1, 1, 1]);
   const scale = luminance(lit[0], lit[1], lit[2]) / luminance(1, 1, 1);
-  return m.map((x) => x * scale);
+  return m.map((x) => x * scale) as Mat3;
 }
 
 /**
@@ -119,13 +144,13 @@ export function whiteBalanceMatrix(temperature: number, tint: number): number[] 
  */
 export function whiteFromIlluminant(rgb: readonly [number, number, number]): { temperature: number; tint: number } {
   const [r, g, b] = rgb;
-  if (!(r > 0 && g > 0 && b > 0)) throw new Error(`Expected a positive illuminant colour but received [${rgb.join(', ')}]`);
+  if (!(r > 0 && g > 0 && b > 0)) throw invalidParameterError('rgb', 'a positive illuminant colour', rgb);
   // The cone ratio of the light to reference D65 equals that of white(T, tint) to the reference white.
-  const e = cone(apply3(SRGB_TO_XYZ, [r, g, b]));
-  const d65 = cone(apply3(SRGB_TO_XYZ, [1, 1, 1]));
+  const e = cone(applyToVector(SRGB_TO_XYZ, [r, g, b]));
+  const d65 = cone(applyToVector(SRGB_TO_XYZ, [1, 1, 1]));
   const ref = cone(uvToXyz(...whiteUv(REFERENCE_WHITE.temperature, REFERENCE_WHITE.tint)));
-  const lms = [(ref[0] * e[0]) / d65[0], (ref[1] * e[1]) / d65[1], (ref[2] * e[2]) / d65[2]];
-  const [u, v] = xyzToUv(...(apply3(BRADFORD_INV, lms) as [number, number, number]));
+  const lms: Vec3 = [(ref[0] * e[0]) / d65[0], (ref[1] * e[1]) / d65[1], (ref[2] * e[2]) / d65[2]];
+  const [u, v] = xyzToUv(...applyToVector(BRADFORD_INV, lms));
   return whiteFromUv(u, v);
 }
 
@@ -158,28 +183,8 @@ export function luminance(r: number, g: number, b: number): number {
   return LUMA_R * r + LUMA_G * g + LUMA_B * b;
 }
 
-function cone(xyz: readonly number[]): number[] {
-  return apply3(BRADFORD, xyz);
-}
-
-/** 3x3 row-major matrix times column vector. */
-export function apply3(m: readonly number[], v: readonly number[]): [number, number, number] {
-  return [m[0]! * v[0]! + m[1]! * v[1]! + m[2]! * v[2]!, m[3]! * v[0]! + m[4]! * v[1]! + m[5]! * v[2]!, m[6]! * v[0]! + m[7]! * v[1]! + m[8]! * v[2]!];
-}
-
-export function multiply3(a: readonly number[], b: readonly number[]): number[] {
-  const out = new Array<number>(9);
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) out[i * 3 + j] = a[i * 3]! * b[j]! + a[i * 3 + 1]! * b[3 + j]! + a[i * 3 + 2]! * b[6 + j]!;
-  return out;
-}
-
-export function invert3(m: readonly number[]): number[] {
-  const [a, b, c, d, e, f, g, h, i] = m as [number, number, number, number, number, number, number, number, number];
-  const A = e * i - f * h;
-  const B = -(d * i - f * g);
-  const C = d * h - e * g;
-  const det = a * A + b * B + c * C;
-  return [A / det, -(b * i - c * h) / det, (b * f - c * e) / det, B / det, (a * i - c * g) / det, -(a * f - c * d) / det, C / det, -(a * h - b * g) / det, (a * e - b * d) / det];
+function cone(xyz: Readonly<Vec3>): Vec3 {
+  return applyToVector(BRADFORD, xyz);
 }
 
 const XN = 0.95047;

@@ -4,6 +4,8 @@
  * camera RAWs are developed by LibRaw (raw/libraw.ts). The format comes from the bytes.
  */
 import sharp, { type Sharp } from 'sharp';
+import { assertIntegerInRange, invalidParameterError } from './args.js';
+import { image16FromSharp, sharpFromImage16 } from './image16.js';
 import { emptyMetadata, readMetadata, withLibRaw } from './metadata.js';
 import { detectFormat, type ImageFormat } from './raw/detect.js';
 import { librawDecode, type LibRawInfo } from './raw/libraw.js';
@@ -50,13 +52,11 @@ export interface DecodedPhoto {
 const LIBRAW_FLIP_TO_EXIF: Record<number, number> = { 0: 1, 3: 3, 5: 8, 6: 6 };
 
 export async function decodeImage(input: Buffer, options: DecodeOptions = {}): Promise<DecodedPhoto> {
-  if (!Buffer.isBuffer(input)) throw new TypeError(`Expected a Buffer for input but received ${typeof input}`);
+  if (!Buffer.isBuffer(input)) throw invalidParameterError('input', 'a Buffer', input);
   const { fileName, rotate = 0, maxLongEdge } = options;
-  if (fileName !== undefined && typeof fileName !== 'string') throw new TypeError(`Expected a string for fileName but received ${typeof fileName}`);
-  if (![0, 90, 180, 270].includes(rotate)) throw new Error(`Expected one of 0, 90, 180, 270 for rotate but received ${String(rotate)}`);
-  if (maxLongEdge !== undefined && !(Number.isInteger(maxLongEdge) && maxLongEdge >= 1)) {
-    throw new Error(`Expected a positive integer for maxLongEdge but received ${String(maxLongEdge)}`);
-  }
+  if (fileName !== undefined && typeof fileName !== 'string') throw invalidParameterError('fileName', 'a string', fileName);
+  if (![0, 90, 180, 270].includes(rotate)) throw invalidParameterError('rotate', 'one of 0, 90, 180, 270', rotate);
+  if (maxLongEdge !== undefined) assertIntegerInRange(maxLongEdge, 'maxLongEdge', 1);
   const { format, rawContainer } = detectFormat(input, fileName);
   // For RAW layouts only LibRaw reads, the decode below fills the metadata instead.
   const metadata = rawContainer === 'other' ? emptyMetadata() : await readMetadata(input, fileName);
@@ -117,11 +117,9 @@ function iccDescription(icc: Buffer): string {
  */
 async function toImage16(pipeline: Sharp, sixteenBit: boolean, what: string): Promise<Image16> {
   try {
-    const { data, info } = sixteenBit
-      ? await pipeline.toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true })
-      : await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    if (sixteenBit) return await image16FromSharp(pipeline);
+    const { data, info } = await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 3) throw new Error(`decoded to ${info.channels} channels, expected 3`);
-    if (sixteenBit) return { width: info.width, height: info.height, data: new Uint16Array(data.buffer, data.byteOffset, data.length / 2) };
     const wide = new Uint16Array(data.length);
     for (let i = 0; i < data.length; i++) wide[i] = data[i]! * 257;
     return { width: info.width, height: info.height, data: wide };
@@ -132,7 +130,7 @@ async function toImage16(pipeline: Sharp, sixteenBit: boolean, what: string): Pr
 
 /** Rotates and/or downscales a developed image. */
 function transform(image: Image16, rotate: number, maxLongEdge: number | undefined): Promise<Image16> {
-  let pipeline = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).rotate(rotate);
+  let pipeline = sharpFromImage16(image).rotate(rotate);
   if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
   return toImage16(pipeline, true, 'RAW post-processing failed');
 }

@@ -9,7 +9,7 @@ import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
 import { applyGeometry, autoCrop, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
-import { resizeImage16 } from './hdr/resize.js';
+import { shrinkToLongEdge } from './image16.js';
 import { render, type RenderContext } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
 import { skyMask } from './sky/mask.js';
@@ -151,7 +151,7 @@ export async function developSidecar(
 ): Promise<Developed> {
   const source = await sourceImage(frames);
   const settings = await automaticSettings(source, edit);
-  const preview = await render(await shrink(source.image, 1024), settings, renderContext(source, context));
+  const preview = await render(await shrinkToLongEdge(source.image, 1024), settings, renderContext(source, context));
   // A merge is delivered as an ordinary image beside its sidecar; a single RAW's sidecar is relative to its as-shot white.
   const single = source.frames === 1;
   const xmp = Buffer.from(
@@ -177,11 +177,4 @@ export async function developWithSettings(frames: SourceFrame[], settings: Devel
   const source = await sourceImage(frames);
   const image = await render(source.image, settings, renderContext(source, context));
   return { bytes: await encodeJpeg(image, { metadata: source.metadata }), thumbnail: await encodeThumbnail(image), settings };
-}
-
-/** A smaller copy (long edge at most `longEdge`), for previews. */
-async function shrink(image: Image16, longEdge: number): Promise<Image16> {
-  const scale = longEdge / Math.max(image.width, image.height);
-  if (scale >= 1) return image;
-  return resizeImage16(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
 }

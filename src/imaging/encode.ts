@@ -6,6 +6,8 @@
  * output: exact fractions, and no loss of values libvips' string form cannot carry.
  */
 import sharp from 'sharp';
+import { assertIntegerInRange, invalidParameterError } from './args.js';
+import { assertImage16, image16FromSharp, sharpFromImage16 } from './image16.js';
 import { TiffReader } from './raw/tiff.js';
 import { placeExif, TiffLayout, type CopiedTag } from './raw/tiff-writer.js';
 import type { Image16, PhotoMetadata } from './types.js';
@@ -29,7 +31,7 @@ export interface EncodeTiffOptions {
 export async function encodeJpeg(image: Image16, options: EncodeJpegOptions = {}): Promise<Buffer> {
   assertImage16(image);
   const { quality = 92, metadata, stripGps = false } = options;
-  if (!(Number.isInteger(quality) && quality >= 1 && quality <= 100)) throw new Error(`Expected an integer between 1 and 100 for quality but received ${String(quality)}`);
+  assertIntegerInRange(quality, 'quality', 1, 100);
   assertMetadata(metadata);
   const jpeg = await sharp(to8Bit(image.data), { raw: { width: image.width, height: image.height, channels: 3 } })
     .withIccProfile('srgb')
@@ -43,26 +45,20 @@ export async function encodeJpeg(image: Image16, options: EncodeJpegOptions = {}
 /** A small JPEG preview, long edge `longEdge` (never enlarged), without metadata. */
 export async function encodeThumbnail(image: Image16, longEdge = 512): Promise<Buffer> {
   assertImage16(image);
-  if (!(Number.isInteger(longEdge) && longEdge >= 1)) throw new Error(`Expected a positive integer for longEdge but received ${String(longEdge)}`);
+  assertIntegerInRange(longEdge, 'longEdge', 1);
   // Downscale at 16 bits, round to 8 afterwards (libvips truncates when it narrows).
-  const { data, info } = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .resize(longEdge, longEdge, { fit: 'inside', withoutEnlargement: true })
-    // Without naming the 16-bit colourspace, libvips rescales the samples to 8 bits here.
-    .toColourspace('rgb16')
-    .raw({ depth: 'ushort' })
-    .toBuffer({ resolveWithObject: true });
-  const small = new Uint16Array(data.buffer, data.byteOffset, data.length / 2);
-  return sharp(to8Bit(small), { raw: { width: info.width, height: info.height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+  const small = await image16FromSharp(sharpFromImage16(image).resize(longEdge, longEdge, { fit: 'inside', withoutEnlargement: true }));
+  return sharp(to8Bit(small.data), { raw: { width: small.width, height: small.height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
 }
 
 /** Lossless 16-bit RGB TIFF, tagged sRGB, with the same EXIF as encodeJpeg. */
 export async function encodeTiff16(image: Image16, options: EncodeTiffOptions = {}): Promise<Buffer> {
   assertImage16(image);
   const { compression = 'deflate', metadata, stripGps = false } = options;
-  if (!['deflate', 'lzw', 'none'].includes(compression)) throw new Error(`Expected one of deflate, lzw, none for compression but received ${String(compression)}`);
+  if (!['deflate', 'lzw', 'none'].includes(compression)) throw invalidParameterError('compression', 'one of deflate, lzw, none', compression);
   assertMetadata(metadata);
   // sharp writes the pixels; its 16-bit ICC transform is wrong, so the profile is added here with the EXIF.
-  const tiff = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+  const tiff = await sharpFromImage16(image)
     .toColourspace('rgb16')
     .tiff({ compression, ...(compression === 'none' ? {} : { predictor: 'horizontal' as const }) })
     .toBuffer();
@@ -105,15 +101,7 @@ function withApp1(jpeg: Buffer, exif: Buffer): Buffer {
 }
 
 function assertMetadata(metadata: PhotoMetadata | undefined): void {
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw new TypeError(`Expected an object for metadata but received ${String(metadata)}`);
-}
-
-export function assertImage16(image: Image16): void {
-  if (image === null || typeof image !== 'object') throw new TypeError(`Expected an Image16 object for image but received ${String(image)}`);
-  const { width, height, data } = image;
-  if (!(Number.isInteger(width) && width >= 1 && Number.isInteger(height) && height >= 1)) throw new Error(`Expected positive integer image dimensions but received ${width}x${height}`);
-  if (!(data instanceof Uint16Array)) throw new TypeError('Expected a Uint16Array for image.data');
-  if (data.length !== width * height * 3) throw new Error(`Expected ${width * height * 3} samples for a ${width}x${height} RGB image but received ${data.length}`);
+  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) throw invalidParameterError('metadata', 'an object', metadata);
 }
 
 /** round(v / 257) for every 16-bit value: libvips would truncate (v >> 8), darkening by half a level on average. */

@@ -7,7 +7,8 @@
  * only records what the options ask for.
  */
 import { LUMA_B, LUMA_G, LUMA_R } from './colour.js';
-import { assertImage16 } from './render.js';
+import { invalidParameterError } from './args.js';
+import { assertImage16 } from './image16.js';
 import { developMatrix } from './tone/develop.js';
 import { applyBias, clampSettings, defaultSettings, type CropAspectRatio, type DevelopSettings, type Style, type StyleBias } from './settings.js';
 import { toneCurve } from './tone/curve.js';
@@ -80,9 +81,9 @@ function assertOptions(options: EstimateOptions): void {
   const crops = [options.crop, options.portraitCrop, options.headshotCrop].filter(Boolean).length;
   if (crops > 1) throw new Error('Expected at most one of options.crop, options.portraitCrop and options.headshotCrop');
   if (options.straighten && options.perspectiveCorrection) throw new Error('Expected at most one of options.straighten and options.perspectiveCorrection');
-  if (options.skyReplacement && !Number.isInteger(options.skyTemplateId)) throw new Error(`Expected an integer options.skyTemplateId with options.skyReplacement but received ${String(options.skyTemplateId)}`);
-  if (options.hdrMerge && !(Number.isInteger(options.hdrFrames) && options.hdrFrames! >= 2 && options.hdrFrames! <= 9)) throw new Error(`Expected options.hdrFrames between 2 and 9 with options.hdrMerge but received ${String(options.hdrFrames)}`);
-  if (options.cropAspectRatio !== undefined && !['2X3', '4X5', '5X7'].includes(options.cropAspectRatio)) throw new Error(`Expected options.cropAspectRatio to be one of 2X3, 4X5, 5X7 but received ${String(options.cropAspectRatio)}`);
+  if (options.skyReplacement && !Number.isInteger(options.skyTemplateId)) throw invalidParameterError('options.skyTemplateId', 'an integer with options.skyReplacement', options.skyTemplateId);
+  if (options.hdrMerge && !(Number.isInteger(options.hdrFrames) && options.hdrFrames! >= 2 && options.hdrFrames! <= 9)) throw invalidParameterError('options.hdrFrames', 'an integer between 2 and 9 with options.hdrMerge', options.hdrFrames);
+  if (options.cropAspectRatio !== undefined && !['2X3', '4X5', '5X7'].includes(options.cropAspectRatio)) throw invalidParameterError('options.cropAspectRatio', 'one of 2X3, 4X5, 5X7', options.cropAspectRatio);
 }
 
 /** Value below which the given fraction of the samples lies (samples are sorted in place). */
@@ -195,7 +196,7 @@ export function estimate(image: Image16, context: EstimateContext = {}): Develop
   const options = context.options ?? {};
   assertOptions(options);
   const typeBias = context.photographyType === undefined ? {} : PHOTOGRAPHY_TYPE_BIAS[context.photographyType];
-  if (typeBias === undefined) throw new Error(`Expected photographyType to be one of ${Object.keys(PHOTOGRAPHY_TYPE_BIAS).join(', ')} but received "${context.photographyType}"`);
+  if (typeBias === undefined) throw invalidParameterError('photographyType', `one of ${Object.keys(PHOTOGRAPHY_TYPE_BIAS).join(', ')}`, context.photographyType);
 
   const settings = defaultSettings();
   const preview = linearPreview(image, ANALYSIS_EDGE);

@@ -6,6 +6,7 @@
  * their own boxes; other RAW layouts ask LibRaw.
  */
 import sharp, { type Metadata } from 'sharp';
+import { invalidParameterError } from './args.js';
 import { detectFormat } from './raw/detect.js';
 import { librawIdentify, type LibRawInfo } from './raw/libraw.js';
 import { TiffReader, type TiffIfd } from './raw/tiff.js';
@@ -41,7 +42,7 @@ export function emptyMetadata(): PhotoMetadata {
 
 /** Reads a photo's metadata; throws only when the bytes are no image format we read. */
 export async function readMetadata(input: Buffer, fileName?: string): Promise<PhotoMetadata> {
-  if (fileName !== undefined && typeof fileName !== 'string') throw new TypeError(`Expected a string for fileName but received ${typeof fileName}`);
+  if (fileName !== undefined && typeof fileName !== 'string') throw invalidParameterError('fileName', 'a string', fileName);
   const detected = detectFormat(input, fileName);
   if (detected.format !== 'raw' && detected.format !== 'tiff') return fromSharp(input);
   switch (detected.rawContainer) {

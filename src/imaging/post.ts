@@ -4,6 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import sharp, { type Sharp } from 'sharp';
+import { assertIntegerInRange, invalidParameterError } from './args.js';
 
 export interface PostOptions {
   /** Scale down so the long edge is at most this many pixels; never enlarges. */
@@ -66,11 +67,9 @@ function encode(pipeline: Sharp, options: PostOptions): Sharp {
 
 export async function postEdit(input: Buffer, options: PostOptions): Promise<Buffer> {
   if (options.resizeLongEdge !== null && !(Number.isInteger(options.resizeLongEdge) && options.resizeLongEdge >= 1)) {
-    throw new Error(`Expected a positive integer or null for resizeLongEdge but received ${String(options.resizeLongEdge)}`);
+    throw invalidParameterError('resizeLongEdge', 'a positive integer or null', options.resizeLongEdge);
   }
-  if (!(Number.isInteger(options.quality) && options.quality >= 1 && options.quality <= 100)) {
-    throw new Error(`Expected an integer 1..100 for quality but received ${String(options.quality)}`);
-  }
+  assertIntegerInRange(options.quality, 'quality', 1, 100);
   const meta = await sharp(input).metadata();
   let width = meta.autoOrient?.width ?? meta.width!;
   let height = meta.autoOrient?.height ?? meta.height!;

@@ -16,6 +16,7 @@
  *   5. retouch       skin smoothing, then subject emphasis
  */
 import { applyGeometry } from './geometry/index.js';
+import { assertImage16 } from './image16.js';
 import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { windowPull } from './local/window-pull.js';
@@ -26,16 +27,6 @@ import { reduceNoise } from './tone/detail.js';
 import { planDevelop } from './tone/develop.js';
 import { developImage } from './tone/develop-pool.js';
 import type { Image16 } from './types.js';
-
-/** Throws unless image is a well-formed Image16. */
-export function assertImage16(image: unknown, name = 'image'): asserts image is Image16 {
-  const img = image as Partial<Image16> | null;
-  if (typeof img !== 'object' || img === null) throw new Error(`Expected an Image16 {width, height, data} for ${name} but received ${String(image)}`);
-  if (!Number.isInteger(img.width) || img.width! < 1) throw new Error(`Expected a positive integer for ${name}.width but received ${String(img.width)}`);
-  if (!Number.isInteger(img.height) || img.height! < 1) throw new Error(`Expected a positive integer for ${name}.height but received ${String(img.height)}`);
-  if (!(img.data instanceof Uint16Array)) throw new Error(`Expected a Uint16Array for ${name}.data`);
-  if (img.data.length !== img.width! * img.height! * 3) throw new Error(`Expected ${name}.data to hold width × height × 3 = ${img.width! * img.height! * 3} values but it holds ${img.data.length}`);
-}
 
 /** What some settings need beyond the image. */
 export interface RenderContext {

@@ -4,7 +4,9 @@
  * render() applies it, toXmp() writes it for Lightroom, Copilot edits it by deltas.
  * Units and ranges are in SETTING_RANGES and docs/imaging-engine.md.
  */
+import { assertIntegerInRange, assertNumberInRange, invalidParameterError } from './args.js';
 import { REFERENCE_WHITE, TEMPERATURE_RANGE } from './colour.js';
+import { clamp } from './math.js';
 import type { CropRect } from './types.js';
 
 export const SETTINGS_VERSION = 1;
@@ -96,6 +98,7 @@ export const SETTING_RANGES = {
 
 export type NumericSetting = keyof typeof SETTING_RANGES;
 const NUMERIC_KEYS = Object.keys(SETTING_RANGES) as NumericSetting[];
+const rangeOf = (key: NumericSetting): readonly [number, number] => SETTING_RANGES[key];
 
 const PERSPECTIVE_RANGE = [-100, 100] as const;
 const ASPECT_RATIOS: readonly CropAspectRatio[] = ['2X3', '4X5', '5X7'];
@@ -129,30 +132,18 @@ export function defaultSettings(): DevelopSettings {
   };
 }
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'string') return `"${value}"`;
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
-
-function fail(path: string, expected: string, actual: unknown): never {
-  throw new Error(`Expected ${expected} for ${path} but received ${describe(actual)}`);
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function number(value: unknown, path: string, [min, max]: readonly [number, number]): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) fail(path, `a number between ${min} and ${max}`, value);
+  assertNumberInRange(value, path, min, max);
   return value;
 }
 
 function integer(value: unknown, path: string, [min, max]: readonly [number, number]): number {
-  if (!Number.isInteger(value)) fail(path, `an integer between ${min} and ${max}`, value);
-  return number(value, path, [min, max]);
+  assertIntegerInRange(value, path, min, max);
+  return value;
 }
 
 function onlyKeys(value: Record<string, unknown>, path: string, keys: readonly string[]): void {
@@ -162,7 +153,7 @@ function onlyKeys(value: Record<string, unknown>, path: string, keys: readonly s
 
 function validateCrop(value: unknown): CropRect | null {
   if (value === null) return null;
-  if (!isRecord(value)) fail('crop', 'an object {left, top, right, bottom} or null', value);
+  if (!isRecord(value)) throw invalidParameterError('crop', 'an object {left, top, right, bottom} or null', value);
   onlyKeys(value, 'crop', ['left', 'top', 'right', 'bottom']);
   const crop = {
     left: number(value.left, 'crop.left', [0, 1]),
@@ -170,17 +161,17 @@ function validateCrop(value: unknown): CropRect | null {
     right: number(value.right, 'crop.right', [0, 1]),
     bottom: number(value.bottom, 'crop.bottom', [0, 1]),
   };
-  if (crop.right <= crop.left) fail('crop.right', `a number greater than crop.left (${crop.left})`, crop.right);
-  if (crop.bottom <= crop.top) fail('crop.bottom', `a number greater than crop.top (${crop.top})`, crop.bottom);
+  if (crop.right <= crop.left) throw invalidParameterError('crop.right', `a number greater than crop.left (${crop.left})`, crop.right);
+  if (crop.bottom <= crop.top) throw invalidParameterError('crop.bottom', `a number greater than crop.top (${crop.top})`, crop.bottom);
   return crop;
 }
 
 function validateAutoCrop(value: unknown): AutoCropRequest | null {
   if (value === null) return null;
-  if (!isRecord(value)) fail('autoCrop', 'an object {mode, aspectRatio} or null', value);
+  if (!isRecord(value)) throw invalidParameterError('autoCrop', 'an object {mode, aspectRatio} or null', value);
   onlyKeys(value, 'autoCrop', ['mode', 'aspectRatio']);
-  if (!AUTO_CROP_MODES.includes(value.mode as AutoCropRequest['mode'])) fail('autoCrop.mode', `one of ${AUTO_CROP_MODES.join(', ')}`, value.mode);
-  if (value.aspectRatio !== null && !ASPECT_RATIOS.includes(value.aspectRatio as CropAspectRatio)) fail('autoCrop.aspectRatio', `one of ${ASPECT_RATIOS.join(', ')} or null`, value.aspectRatio);
+  if (!AUTO_CROP_MODES.includes(value.mode as AutoCropRequest['mode'])) throw invalidParameterError('autoCrop.mode', `one of ${AUTO_CROP_MODES.join(', ')}`, value.mode);
+  if (value.aspectRatio !== null && !ASPECT_RATIOS.includes(value.aspectRatio as CropAspectRatio)) throw invalidParameterError('autoCrop.aspectRatio', `one of ${ASPECT_RATIOS.join(', ')} or null`, value.aspectRatio);
   return { mode: value.mode as AutoCropRequest['mode'], aspectRatio: value.aspectRatio as CropAspectRatio | null };
 }
 
@@ -188,8 +179,8 @@ const FIELDS = Object.keys(defaultSettings());
 
 /** Checks every field of a current-version record and returns a clean copy; throws naming the first bad field. */
 export function validateSettings(value: unknown): DevelopSettings {
-  if (!isRecord(value)) fail('settings', 'an object', value);
-  if (value.version !== SETTINGS_VERSION) fail('version', `${SETTINGS_VERSION} (use migrateSettings for older records)`, value.version);
+  if (!isRecord(value)) throw invalidParameterError('settings', 'an object', value);
+  if (value.version !== SETTINGS_VERSION) throw invalidParameterError('version', `${SETTINGS_VERSION} (use migrateSettings for older records)`, value.version);
   onlyKeys(value, '', FIELDS);
   const missing = FIELDS.find((k) => !(k in value));
   if (missing !== undefined) throw new Error(`Missing field ${missing} in settings`);
@@ -198,16 +189,16 @@ export function validateSettings(value: unknown): DevelopSettings {
   out.crop = validateCrop(value.crop);
   out.autoCrop = validateAutoCrop(value.autoCrop);
   const p = value.perspective;
-  if (!isRecord(p)) fail('perspective', 'an object {vertical, horizontal}', p);
+  if (!isRecord(p)) throw invalidParameterError('perspective', 'an object {vertical, horizontal}', p);
   onlyKeys(p, 'perspective', ['vertical', 'horizontal']);
   out.perspective = { vertical: number(p.vertical, 'perspective.vertical', PERSPECTIVE_RANGE), horizontal: number(p.horizontal, 'perspective.horizontal', PERSPECTIVE_RANGE) };
   if (value.sky !== null) {
-    if (!isRecord(value.sky)) fail('sky', 'an object {templateId, strength} or null', value.sky);
+    if (!isRecord(value.sky)) throw invalidParameterError('sky', 'an object {templateId, strength} or null', value.sky);
     onlyKeys(value.sky, 'sky', ['templateId', 'strength']);
     out.sky = { templateId: integer(value.sky.templateId, 'sky.templateId', [0, Number.MAX_SAFE_INTEGER]), strength: number(value.sky.strength, 'sky.strength', [0, 1]) };
   }
   if (value.hdr !== null) {
-    if (!isRecord(value.hdr)) fail('hdr', 'an object {frames} or null', value.hdr);
+    if (!isRecord(value.hdr)) throw invalidParameterError('hdr', 'an object {frames} or null', value.hdr);
     onlyKeys(value.hdr, 'hdr', ['frames']);
     out.hdr = { frames: integer(value.hdr.frames, 'hdr.frames', [2, 9]) };
   }
@@ -237,9 +228,9 @@ export function migrateSettings(json: unknown): DevelopSettings {
       throw new Error(`Expected settings JSON but could not parse it: ${(err as Error).message}`);
     }
   }
-  if (!isRecord(value)) fail('settings', 'an object', value);
+  if (!isRecord(value)) throw invalidParameterError('settings', 'an object', value);
   const stored = value.version ?? 0;
-  if (typeof stored !== 'number' || !Number.isInteger(stored) || stored < 0) fail('version', 'a non-negative integer or no version', stored);
+  if (typeof stored !== 'number' || !Number.isInteger(stored) || stored < 0) throw invalidParameterError('version', 'a non-negative integer or no version', stored);
   if (stored > SETTINGS_VERSION) throw new Error(`Settings version ${stored} is newer than this engine supports (${SETTINGS_VERSION})`);
   let record = value;
   for (let version = stored; version < SETTINGS_VERSION; version++) record = MIGRATIONS[version]!(record);
@@ -258,19 +249,15 @@ export function diffSettings(from: DevelopSettings, to: DevelopSettings): Settin
   return delta;
 }
 
-function clamp(value: number, [min, max]: readonly [number, number]): number {
-  return Math.min(max, Math.max(min, value));
-}
-
 /** Adds a delta to settings, clamping each field into its range; returns a new record. */
 export function applyDelta(settings: DevelopSettings, delta: SettingsDelta): DevelopSettings {
-  if (!isRecord(delta)) fail('delta', 'an object of numeric changes', delta);
+  if (!isRecord(delta)) throw invalidParameterError('delta', 'an object of numeric changes', delta);
   const out: DevelopSettings = { ...settings, perspective: { ...settings.perspective } };
   for (const [key, change] of Object.entries(delta)) {
-    if (typeof change !== 'number' || !Number.isFinite(change)) fail(`delta.${key}`, 'a finite number', change);
-    if (key === 'perspectiveVertical') out.perspective.vertical = clamp(out.perspective.vertical + change, PERSPECTIVE_RANGE);
-    else if (key === 'perspectiveHorizontal') out.perspective.horizontal = clamp(out.perspective.horizontal + change, PERSPECTIVE_RANGE);
-    else if (key in SETTING_RANGES) out[key as NumericSetting] = clamp(out[key as NumericSetting] + change, SETTING_RANGES[key as NumericSetting]);
+    if (typeof change !== 'number' || !Number.isFinite(change)) throw invalidParameterError(`delta.${key}`, 'a finite number', change);
+    if (key === 'perspectiveVertical') out.perspective.vertical = clamp(out.perspective.vertical + change, ...PERSPECTIVE_RANGE);
+    else if (key === 'perspectiveHorizontal') out.perspective.horizontal = clamp(out.perspective.horizontal + change, ...PERSPECTIVE_RANGE);
+    else if (key in SETTING_RANGES) out[key as NumericSetting] = clamp(out[key as NumericSetting] + change, ...rangeOf(key as NumericSetting));
     else throw new Error(`Unknown field delta.${key}; known: ${[...NUMERIC_KEYS, 'perspectiveVertical', 'perspectiveHorizontal'].join(', ')}`);
   }
   return out;
@@ -279,9 +266,9 @@ export function applyDelta(settings: DevelopSettings, delta: SettingsDelta): Dev
 /** Clamps every numeric field into range: for settings computed by arithmetic (estimate, styles). */
 export function clampSettings(settings: DevelopSettings): DevelopSettings {
   const out: DevelopSettings = { ...settings, perspective: { ...settings.perspective } };
-  for (const key of NUMERIC_KEYS) out[key] = clamp(out[key], SETTING_RANGES[key]);
-  out.perspective.vertical = clamp(out.perspective.vertical, PERSPECTIVE_RANGE);
-  out.perspective.horizontal = clamp(out.perspective.horizontal, PERSPECTIVE_RANGE);
+  for (const key of NUMERIC_KEYS) out[key] = clamp(out[key], ...rangeOf(key));
+  out.perspective.vertical = clamp(out.perspective.vertical, ...PERSPECTIVE_RANGE);
+  out.perspective.horizontal = clamp(out.perspective.horizontal, ...PERSPECTIVE_RANGE);
   return out;
 }
 
@@ -328,6 +315,6 @@ export const BUILT_IN_STYLES: Readonly<Record<'natural' | 'bright-airy' | 'warm-
 export function applyBias(settings: DevelopSettings, bias: Partial<Style>): DevelopSettings {
   const { warmth = 0, name: _name, ...sliders } = bias;
   const out = applyDelta(settings, sliders);
-  out.temperature = clamp(1e6 / (1e6 / out.temperature - warmth), SETTING_RANGES.temperature);
+  out.temperature = clamp(1e6 / (1e6 / out.temperature - warmth), ...SETTING_RANGES.temperature);
   return out;
 }

@@ -10,8 +10,8 @@
  */
 import { mired } from './colour.js';
 import { PHOTOGRAPHY_TYPE_BIAS, estimate } from './estimate.js';
-import { resizeImage16, sizeForLongEdge } from './hdr/resize.js';
-import { assertImage16, render } from './render.js';
+import { assertImage16, resizeImage16, sizeForLongEdge } from './image16.js';
+import { render } from './render.js';
 import { applyBias, defaultSettings, neutralStyle, validateSettings, type DevelopSettings, type Style, type StyleBias } from './settings.js';
 import { fitSettings, labImage, meanDeltaE00 } from './style-fit/fit-settings.js';
 import type { Image16 } from './types.js';

@@ -5,7 +5,9 @@
  * (sky, window pull, skin smoothing, HDR, automatic crop) go in our own namespace so a
  * sidecar round-trips whole; Lightroom ignores them.
  */
+import { assertIntegerInRange, invalidParameterError } from './args.js';
 import { REFERENCE_WHITE, TEMPERATURE_RANGE, mired } from './colour.js';
+import { clamp } from './math.js';
 import { defaultSettings, validateSettings, type AutoCropRequest, type DevelopSettings } from './settings.js';
 
 const CRS = 'http://ns.adobe.com/camera-raw-settings/1.0/';
@@ -98,7 +100,9 @@ interface LrCrop {
 
 function requireSize(options: { width?: number; height?: number }): { width: number; height: number } {
   const { width, height } = options;
-  if (!(Number.isInteger(width) && width! > 0 && Number.isInteger(height) && height! > 0)) throw new Error(`Expected positive integer width and height of the original to convert a straightened crop but received ${String(width)} × ${String(height)}`);
+  if (!(Number.isInteger(width) && width! > 0 && Number.isInteger(height) && height! > 0)) {
+    throw invalidParameterError('options.width × options.height', 'the positive integer width and height of the original (to convert a straightened crop)', `${String(width)} × ${String(height)}`);
+  }
   return { width: width!, height: height! };
 }
 
@@ -154,8 +158,7 @@ function fromLightroomCrop(c: LrCrop, options: Omit<XmpOptions, 'isRaw'>): { str
   const fh = height * scale;
   const xs = corners.map(([x]) => x / fw + 0.5);
   const ys = corners.map(([, y]) => y / fh + 0.5);
-  const clamp = (v: number) => Math.min(1, Math.max(0, v));
-  const crop = { left: clamp(Math.min(...xs)), top: clamp(Math.min(...ys)), right: clamp(Math.max(...xs)), bottom: clamp(Math.max(...ys)) };
+  const crop = { left: clamp(Math.min(...xs), 0, 1), top: clamp(Math.min(...ys), 0, 1), right: clamp(Math.max(...xs), 0, 1), bottom: clamp(Math.max(...ys), 0, 1) };
   const full = crop.left < 1e-4 && crop.top < 1e-4 && crop.right > 1 - 1e-4 && crop.bottom > 1 - 1e-4;
   return { straightenAngle: -clockwise, crop: full ? null : crop };
 }
@@ -170,8 +173,8 @@ function escapeXml(text: string): string {
 }
 
 function assertXmpOptions(options: XmpOptions): void {
-  if (typeof options !== 'object' || options === null || typeof options.isRaw !== 'boolean') throw new Error(`Expected options {isRaw: boolean, ...} but received ${String(options)}`);
-  if (options.orientation !== undefined && !(Number.isInteger(options.orientation) && options.orientation >= 1 && options.orientation <= 8)) throw new Error(`Expected options.orientation between 1 and 8 but received ${String(options.orientation)}`);
+  if (typeof options !== 'object' || options === null || typeof options.isRaw !== 'boolean') throw invalidParameterError('options', 'an object {isRaw: boolean, ...}', options);
+  if (options.orientation !== undefined) assertIntegerInRange(options.orientation, 'options.orientation', 1, 8);
 }
 
 /** An XMP sidecar that Lightroom Classic and Camera Raw apply to the original. */
@@ -256,7 +259,7 @@ function properties(xml: string, namespace: string): Map<string, string> {
 
 /** Reads a Camera Raw sidecar back into settings; fields it lacks keep their defaults. */
 export function fromXmp(xml: string, options: Omit<XmpOptions, 'isRaw' | 'sourceFileName'> = {}): DevelopSettings {
-  if (typeof xml !== 'string') throw new Error(`Expected XMP text but received ${typeof xml}`);
+  if (typeof xml !== 'string') throw invalidParameterError('xml', 'XMP text', xml);
   const crs = properties(xml, CRS);
   if (crs.size === 0) throw new Error(`Expected an XMP packet with Camera Raw settings (namespace ${CRS}) but found none`);
   const ours = properties(xml, OURS);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { REFERENCE_WHITE, apply3, ciede2000, invert3, linearToSrgb, srgb16ToLinearLut, srgbToLinear, whiteBalanceMatrix, whiteFromIlluminant } from '../../src/imaging/colour.js';
+import { REFERENCE_WHITE, ciede2000, linearToSrgb, srgb16ToLinearLut, srgbToLinear, whiteBalanceMatrix, whiteFromIlluminant } from '../../src/imaging/colour.js';
+import { applyToVector, invert } from '../../src/imaging/matrix.js';
 
 describe('colour', () => {
   it('CIEDE2000 matches the Sharma, Wu & Dalal test pairs', () => {
@@ -24,15 +25,15 @@ describe('colour', () => {
   it('white balance: the reference is the identity, lower temperatures turn grey blue, positive tint magenta', () => {
     const id = whiteBalanceMatrix(REFERENCE_WHITE.temperature, REFERENCE_WHITE.tint);
     id.forEach((v, i) => assert.ok(Math.abs(v - (i % 4 === 0 ? 1 : 0)) < 1e-9));
-    const [r, , b] = apply3(whiteBalanceMatrix(3200, 0), [0.5, 0.5, 0.5]);
+    const [r, , b] = applyToVector(whiteBalanceMatrix(3200, 0), [0.5, 0.5, 0.5]);
     assert.ok(b > r);
-    const [mr, mg, mb] = apply3(whiteBalanceMatrix(6500, 30), [0.5, 0.5, 0.5]);
+    const [mr, mg, mb] = applyToVector(whiteBalanceMatrix(6500, 30), [0.5, 0.5, 0.5]);
     assert.ok(mr > mg && mb > mg);
   });
 
   it('finds back the white of a light from its colour', () => {
     for (const [t, tint] of [[2500, 0], [4500, -10], [9000, 20], [30000, 5]] as const) {
-      const light = apply3(invert3(whiteBalanceMatrix(t, tint)), [1, 1, 1]);
+      const light = applyToVector(invert(whiteBalanceMatrix(t, tint)), [1, 1, 1]);
       const w = whiteFromIlluminant(light);
       assert.ok(Math.abs(1e6 / w.temperature - 1e6 / t) < 0.5, `${t} -> ${w.temperature}`);
       assert.ok(Math.abs(w.tint - tint) < 0.05);

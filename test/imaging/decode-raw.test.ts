@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { srgbToLinear } from '../../src/imaging/colour.js';
 import { decodeImage } from '../../src/imaging/decode.js';
 import { readMetadata } from '../../src/imaging/metadata.js';
 import { detectFormat } from '../../src/imaging/raw/detect.js';
@@ -117,10 +118,7 @@ test('a bracket frame at -2 EV decodes a quarter as bright in linear light', asy
   const image = patchImage();
   const base = await decodeImage(writeDng({ image }));
   const dark = await decodeImage(writeDng({ image, exposure: -2 }));
-  const linear = (v: number) => {
-    const s = v / 65535;
-    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
+  const linear = (v: number) => srgbToLinear(v / 65535);
   // Patch 19 (row 3, column 1) is a light grey, well inside the sensor range at both exposures.
   const centre = ((3 * patch + patch / 2) * image.width + patch + patch / 2) * 3;
   const ratio = linear(dark.image.data[centre + 1]!) / linear(base.image.data[centre + 1]!);

@@ -105,7 +105,7 @@ test('encodeTiff16 is lossless, tagged sRGB, and carries the EXIF', async () => 
 
 test('encoders reject malformed images and options', async () => {
   const image = gradient(4, 4);
-  await assert.rejects(encodeJpeg({ ...image, data: image.data.subarray(1) }), /Expected 48 samples/);
+  await assert.rejects(encodeJpeg({ ...image, data: image.data.subarray(1) }), /Expected 48 \(width x height x 3\) for image\.data\.length/);
   await assert.rejects(encodeJpeg(image, { quality: 0 }), /quality/);
   await assert.rejects(encodeThumbnail(image, -5), /longEdge/);
   await assert.rejects(encodeTiff16(image, { compression: 'jpeg' as 'lzw' }), /compression/);

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { detectFaces } from '../../src/imaging/faces/detect.js';
-import { boxIou, Canvas, paintHead, random, SKIN_TONES } from '../support/portrait.js';
+import { seededRandom } from '../../src/imaging/random.js';
+import { boxIou, Canvas, paintHead, SKIN_TONES } from '../support/portrait.js';
 
 /** A head on a textured green-grey background, as a 400 × 300 image. */
 function portrait(faceWidth: number, skin = SKIN_TONES.light!, seed = 1) {
   const canvas = new Canvas(400, 300);
-  canvas.texture([0.35, 0.42, 0.33], 0.45, 10, random(seed));
+  canvas.texture([0.35, 0.42, 0.33], 0.45, 10, seededRandom(seed));
   const truth = paintHead(canvas, 200, 130, { faceWidth, skin, seed });
   return { image: canvas.toImage16(), truth };
 }
@@ -31,7 +32,7 @@ test('finds small and large faces, and two faces side by side', async () => {
     assert.ok(faces.some((f) => boxIou(f, truth) >= 0.5), `width ${width}: ${JSON.stringify(faces)} vs ${JSON.stringify(truth)}`);
   }
   const canvas = new Canvas(480, 260);
-  canvas.texture([0.5, 0.5, 0.55], 0.3, 14, random(5));
+  canvas.texture([0.5, 0.5, 0.55], 0.3, 14, seededRandom(5));
   const left = paintHead(canvas, 130, 110, { faceWidth: 70, skin: SKIN_TONES.tan! });
   const right = paintHead(canvas, 350, 120, { faceWidth: 80, skin: SKIN_TONES.light! });
   const faces = await detectFaces(canvas.toImage16());
@@ -43,12 +44,12 @@ test('rejects skin-coloured regions without the face pattern', async () => {
   // A flat face-sized skin-toned ellipse, and a wooden table top with grain and knots.
   // (A sphere-shaded ellipse on dark texture is still taken for a face: docs/imaging-portrait.md.)
   const blob = new Canvas(400, 300);
-  blob.texture([0.35, 0.42, 0.33], 0.45, 10, random(2));
+  blob.texture([0.35, 0.42, 0.33], 0.45, 10, seededRandom(2));
   blob.ellipse(200, 130, 45, 56, SKIN_TONES.light!);
   assert.deepEqual(await detectFaces(blob.toImage16()), []);
   const wood = new Canvas(400, 300);
-  wood.texture([0.3, 0.35, 0.45], 0.3, 20, random(4));
-  const rnd = random(9);
+  wood.texture([0.3, 0.35, 0.45], 0.3, 20, seededRandom(4));
+  const rnd = seededRandom(9);
   const table = new Canvas(400, 300);
   table.texture([0.72, 0.5, 0.33], 0.25, 6, rnd);
   for (let y = 60; y < 260; y++) {
@@ -64,6 +65,6 @@ test('rejects skin-coloured regions without the face pattern', async () => {
 
 test('validates its arguments', async () => {
   const { image } = portrait(60);
-  await assert.rejects(detectFaces({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected 300 samples/);
+  await assert.rejects(detectFaces({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected 300 \(width x height x 3\) for image\.data\.length/);
   await assert.rejects(detectFaces(image, { minFaceFraction: 0 }), /minFaceFraction/);
 });

@@ -3,9 +3,9 @@ import { describe, it } from 'node:test';
 import { applyGeometry, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
 import { rotationHomography } from '../../src/imaging/geometry/camera.js';
 import { planForHomography } from '../../src/imaging/geometry/frame.js';
-import { project, rotationX } from '../../src/imaging/geometry/matrix.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
 import { resample } from '../../src/imaging/geometry/warp.js';
+import { project, rotationX } from '../../src/imaging/matrix.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 const flat = { straightenAngle: 0, perspective: { vertical: 0, horizontal: 0 }, crop: null };

@@ -58,10 +58,10 @@ test('mergeBrackets rejects bad input with precise errors', async () => {
   await assert.rejects(mergeBrackets(frames.slice(0, 2)), /3 to 9 Image16 for frames but received array of length 2/);
   await assert.rejects(mergeBrackets([...frames, ...frames, ...frames, frames[0]!]), /for frames but received array of length 10/);
   await assert.rejects(mergeBrackets([frames[0]!, frames[1]!, { width: W, height: H, data: new Uint16Array(5) }]), /180000 \(width x height x 3\) for frames\[2\]\.data\.length but received number 5/);
-  await assert.rejects(mergeBrackets([frames[0]!, frames[1]!, expose(scene, 1, 0, 0, 100, 100)]), /300x200 \(the size of frames\[0\]\) for frames\[2\] size but received string 100x100/);
+  await assert.rejects(mergeBrackets([frames[0]!, frames[1]!, expose(scene, 1, 0, 0, 100, 100)]), /300x200 \(the size of frames\[0\]\) for frames\[2\] size but received "100x100"/);
   await assert.rejects(mergeBrackets(frames, { outputLongEdge: 10.5 }), /integer between 16 and 65535 for outputLongEdge but received number 10.5/);
   await assert.rejects(mergeBrackets(frames, { referenceIndex: 3 }), /between 0 and 2 for referenceIndex but received number 3/);
-  await assert.rejects(mergeBrackets(frames, { deghost: 'yes' as unknown as boolean }), /a boolean for deghost but received string yes/);
+  await assert.rejects(mergeBrackets(frames, { deghost: 'yes' as unknown as boolean }), /a boolean for deghost but received "yes"/);
 });
 
 test('referenceIndex chooses the frame the result is registered to', async () => {

@@ -122,7 +122,7 @@ test('groupBrackets rejects bad input with precise errors', () => {
   assert.throws(() => groupBrackets('x' as unknown as BracketCandidate[]), /array of \{ fileName, metadata \} for frames/);
   assert.throws(() => groupBrackets([{ fileName: '', metadata: NONE }]), /non-empty string for frames\[0\]\.fileName/);
   assert.throws(() => groupBrackets([{ fileName: 'a', metadata: null as unknown as PhotoMetadata }]), /PhotoMetadata object for frames\[0\]\.metadata/);
-  assert.throws(() => groupBrackets([shot('a', 0, 0), shot('a', 1, 1)]), /file name not given before for frames\[1\]\.fileName but received string a/);
+  assert.throws(() => groupBrackets([shot('a', 0, 0), shot('a', 1, 1)]), /file name not given before for frames\[1\]\.fileName but received "a"/);
   assert.throws(() => groupBrackets([], { maxGapSeconds: -1 }), /number >= 0 for maxGapSeconds/);
   assert.throws(() => groupBrackets([], { minFrames: 0 }), /between 1 and 9 for minFrames/);
 });

@@ -1,3 +1,5 @@
+import { linearToSrgb } from '../../src/imaging/colour.js';
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 /** Small generated scenes for the HDR tests: linear-light radiance, exposed and encoded like a camera would. */
@@ -7,16 +9,6 @@ export interface Radiance {
   height: number;
   /** Linear RGB, interleaved; 1 is what the 0 EV frame records as white. */
   data: Float32Array;
-}
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**
@@ -51,7 +43,7 @@ function valueNoise(width: number, height: number, cell: number, smooth: boolean
  * and fusion have detail to work with.
  */
 export function hdrScene(width: number, height: number, seed = 1): Radiance {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const coarse = valueNoise(width, height, 9, true, random);
   const fine = valueNoise(width, height, 4, false, random);
   const data = new Float32Array(width * height * 3);
@@ -77,8 +69,7 @@ export function hdrScene(width: number, height: number, seed = 1): Radiance {
 }
 
 function encode(linear: number): number {
-  const x = Math.min(1, Math.max(0, linear));
-  return Math.round(65535 * (x <= 0.0031308 ? x * 12.92 : 1.055 * x ** (1 / 2.4) - 0.055));
+  return Math.round(65535 * linearToSrgb(Math.min(1, Math.max(0, linear))));
 }
 
 /**

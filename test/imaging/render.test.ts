@@ -4,8 +4,9 @@ import { render } from '../../src/imaging/render.js';
 import { developRows, planDevelop } from '../../src/imaging/tone/develop.js';
 import { developImage } from '../../src/imaging/tone/develop-pool.js';
 import { defaultSettings, type DevelopSettings } from '../../src/imaging/settings.js';
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
-import { chartScene, fromLinear, lab, meanChroma, meanLinear, meanLuminance, random, type Rgb } from '../support/scenes.js';
+import { chartScene, fromLinear, lab, meanChroma, meanLinear, meanLuminance, type Rgb } from '../support/scenes.js';
 
 function settings(changes: Partial<DevelopSettings>): DevelopSettings {
   return { ...defaultSettings(), ...changes };
@@ -13,7 +14,7 @@ function settings(changes: Partial<DevelopSettings>): DevelopSettings {
 
 /** Two halves: a dark textured left, a bright textured right. */
 function darkAndBright(): Image16 {
-  const rnd = random(7);
+  const rnd = seededRandom(7);
   return fromLinear(240, 160, (x) => {
     const t = 1 + 0.3 * (rnd() - 0.5);
     const v = (x < 120 ? 0.015 : 0.6) * t;
@@ -40,7 +41,7 @@ function relativeSpread(image: Image16, x0: number, x1: number): number {
 
 describe('render', () => {
   it('default settings return the input within 1 LSB', async () => {
-    const rnd = random(3);
+    const rnd = seededRandom(3);
     const data = Uint16Array.from({ length: 97 * 61 * 3 }, () => Math.floor(rnd() * 65536));
     data.set([0, 0, 0, 65535, 65535, 65535, 1, 2, 3], 0);
     const out = await render({ width: 97, height: 61, data }, defaultSettings());
@@ -52,7 +53,7 @@ describe('render', () => {
   });
 
   it('validates its arguments', async () => {
-    await assert.rejects(render({ width: 2, height: 2, data: new Uint16Array(5) }, defaultSettings()), /hold width × height × 3 = 12 values/);
+    await assert.rejects(render({ width: 2, height: 2, data: new Uint16Array(5) }, defaultSettings()), /Expected 12 \(width x height x 3\) for image\.data\.length/);
     await assert.rejects(render(chartScene(60, 30), { ...defaultSettings(), exposure: 12 }), /exposure/);
   });
 
@@ -105,7 +106,7 @@ describe('render', () => {
   });
 
   it('clarity raises mid-tone local contrast', async () => {
-    const rnd = random(11);
+    const rnd = seededRandom(11);
     const scene = fromLinear(200, 120, () => {
       const v = 0.2 * (1 + 0.3 * (rnd() - 0.5));
       return [v, v, v];
@@ -114,7 +115,7 @@ describe('render', () => {
   });
 
   it('sharpening adds edge contrast and noise reduction removes noise in flat areas', async () => {
-    const rnd = random(5);
+    const rnd = seededRandom(5);
     const noisy = fromLinear(160, 100, () => {
       const v = 0.2 * (1 + 0.2 * (rnd() - 0.5));
       return [v, v, v];
@@ -171,7 +172,7 @@ describe('render', () => {
   });
 
   it('develops the same pixels split over worker threads as in one band', async () => {
-    const rnd = random(13);
+    const rnd = seededRandom(13);
     const scene = fromLinear(1800, 1200, (x, y) => [0.3 + 0.2 * Math.sin(x / 40) + 0.05 * rnd(), 0.25 + 0.2 * Math.cos(y / 30), 0.2 + 0.1 * rnd()]);
     const plan = planDevelop(scene, settings({ exposure: 0.4, temperature: 5200, shadows: 30, clarity: 20, vibrance: 25, sharpening: 60 }));
     const inline = new Uint16Array(scene.data.length);

@@ -3,14 +3,15 @@ import { test } from 'node:test';
 import { skinLikelihood } from '../../src/imaging/local/skin-colour.js';
 import { smoothSkin } from '../../src/imaging/local/skin.js';
 import type { Box, Image16 } from '../../src/imaging/types.js';
-import { Canvas, paintHead, random, SKIN_TONES } from '../support/portrait.js';
+import { seededRandom } from '../../src/imaging/random.js';
+import { Canvas, paintHead, SKIN_TONES } from '../support/portrait.js';
 
 /** A blemished face with pore-scale noise on a blue-grey background. */
 function blemishedPortrait(): { image: Image16; face: Box } {
   const canvas = new Canvas(360, 320);
-  canvas.texture([0.3, 0.36, 0.5], 0.4, 8, random(11));
+  canvas.texture([0.3, 0.36, 0.5], 0.4, 8, seededRandom(11));
   const face = paintHead(canvas, 180, 140, { faceWidth: 140, skin: SKIN_TONES.medium!, blemishes: 40, seed: 3 });
-  const rnd = random(12);
+  const rnd = seededRandom(12);
   for (let i = 0; i < canvas.data.length; i++) canvas.data[i] = canvas.data[i]! * (1 + (rnd() - 0.5) * 0.06);
   return { image: canvas.toImage16(), face };
 }
@@ -70,7 +71,7 @@ test('smoothSkin scales with strength, keeps eyes sharp, and does nothing withou
   assert.deepEqual((await smoothSkin(image, 80, { faces: [] })).data, image.data);
   assert.deepEqual((await smoothSkin(image, 0, { faces: [face] })).data, image.data);
   const landscape = new Canvas(200, 120);
-  landscape.texture([0.8, 0.6, 0.42], 0.3, 9, random(3));
+  landscape.texture([0.8, 0.6, 0.42], 0.3, 9, seededRandom(3));
   const sand = landscape.toImage16();
   assert.deepEqual((await smoothSkin(sand, 100)).data, sand.data, 'skin-coloured sand without faces must stay as it is');
   await assert.rejects(smoothSkin(image, 101), /strength/);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { boxMean } from '../../src/imaging/local/box-filter.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/local/guided-filter.js';
-import { analysisCopy } from '../../src/imaging/local/image16.js';
-import { random } from './sky-scenes.js';
+import { analysisCopy } from '../../src/imaging/analysis-copy.js';
+import { boxMean } from '../../src/imaging/filters/box.js';
+import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
+import { seededRandom } from '../../src/imaging/random.js';
 
 describe('boxMean', () => {
   it('equals the brute-force window mean, borders included', () => {
-    const rand = random(3);
+    const rand = seededRandom(3);
     const width = 23, height = 17;
     const src = Float32Array.from({ length: width * height }, () => rand());
     for (const radius of [0, 1, 4, 30]) {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { skyMask } from '../../src/imaging/sky/mask.js';
-import { indoorScene, iou, outdoorScene, overhangScene, random, sunsetScene, warmWallScene } from './sky-scenes.js';
+import { seededRandom } from '../../src/imaging/random.js';
+import { indoorScene, iou, outdoorScene, overhangScene, sunsetScene, warmWallScene } from './sky-scenes.js';
 
 describe('skyMask', () => {
   it('finds the sky of an outdoor scene above a jagged skyline (IoU >= 0.9)', async () => {
@@ -91,7 +92,7 @@ describe('skyMask', () => {
   });
 
   it('finds no sky in a close-up without sky', async () => {
-    const rand = random(6);
+    const rand = seededRandom(6);
     const width = 240, height = 180;
     const data = new Uint16Array(width * height * 3);
     for (let i = 0; i < width * height; i++) {
@@ -105,6 +106,6 @@ describe('skyMask', () => {
   });
 
   it('rejects what is not an Image16', async () => {
-    await assert.rejects(() => skyMask({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected an Image16 .* for image/);
+    await assert.rejects(() => skyMask({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected 300 \(width x height x 3\) for image\.data\.length/);
   });
 });

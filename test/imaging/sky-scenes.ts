@@ -1,14 +1,6 @@
 /** Generated scenes with known sky, shared by the sky tests. */
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
-
-/** Deterministic pseudo-random numbers for scene texture. */
-export function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
 
 /** Smooth 2-D noise from a few sines at odd angles: enough for clouds, independent of the library's noise. */
 function cloudiness(x: number, y: number): number {
@@ -27,7 +19,7 @@ export interface Scene {
  * facades with windows.
  */
 export function outdoorScene(width: number, height: number, seed: number): Scene {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const skyline = new Float32Array(width);
   let x = 0;
   while (x < width) {
@@ -76,7 +68,7 @@ export function outdoorScene(width: number, height: number, seed: number): Scene
  * (true) or in the wall reaching the right edge of the frame ('side').
  */
 export function indoorScene(width: number, height: number, seed: number, ceiling: 'warm' | 'neutral', window: boolean | 'side'): Image16 {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const white = ceiling === 'warm' ? [0.84, 0.82, 0.77] : [0.84, 0.84, 0.85];
   const data = new Uint16Array(width * height * 3);
   for (let y = 0; y < height; y++) {
@@ -130,7 +122,7 @@ function facade(x: number, y: number, rand: () => number): ScenePixel {
  * stands under the overhang on the left.
  */
 export function overhangScene(width: number, height: number, seed: number): Scene {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   return drawScene(width, height, (x, y) => {
     const t = y / height;
     if (y < height * (0.42 - (0.3 * x) / width)) {
@@ -159,7 +151,7 @@ function mix(a: readonly number[], b: readonly number[], t: number): [number, nu
  * it never touches the blue above, and twigs, 1-3 px wide, crossing the sky around it.
  */
 export function sunsetScene(width: number, height: number, seed: number): Scene {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const horizon = 0.72 * height;
   const branch = new Uint8Array(width * height);
   const paint = (cx: number, cy: number, radius: number) => {
@@ -206,7 +198,7 @@ export function sunsetScene(width: number, height: number, seed: number): Scene 
  * colour, so it is no sunset.
  */
 export function warmWallScene(width: number, height: number, seed: number): Scene {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   return drawScene(width, height, (x, y) => {
     const t = y / height;
     const wall = x >= 0.6 * width;

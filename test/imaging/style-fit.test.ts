@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { meanCiede2000 } from '../../bench/metrics/ciede2000.js';
 import { mired } from '../../src/imaging/colour.js';
 import { PHOTOGRAPHY_TYPE_BIAS, estimate } from '../../src/imaging/estimate.js';
+import { resizeImage16 } from '../../src/imaging/image16.js';
 import { render } from '../../src/imaging/render.js';
 import { BUILT_IN_STYLES, applyBias, defaultSettings, type DevelopSettings, type Style, type StyleBias } from '../../src/imaging/settings.js';
 import { fitStyleFromExamples, styleFromXmpSettings } from '../../src/imaging/style-fit.js';
@@ -78,7 +79,8 @@ describe('fitStyleFromExamples', () => {
 
   it('fits a larger edit of the same framing at the original size', async () => {
     const original = outdoorScene(300, 200, 3).image;
-    const big = await render(outdoorScene(600, 400, 3).image, applyBias(estimate(original), { warmth: 15, exposure: 0.3 }));
+    // The same picture at twice the size: the photographer's export was larger than the original given.
+    const big = await render(await resizeImage16(original, 600, 400), applyBias(estimate(original), { warmth: 15, exposure: 0.3 }));
     const { style } = await fitStyleFromExamples([{ original, edited: big }]);
     assert.ok(Math.abs(style.warmth - 15) <= 3, `warmth ${style.warmth}`);
     assert.ok(Math.abs(style.exposure - 0.3) <= 0.1, `exposure ${style.exposure}`);

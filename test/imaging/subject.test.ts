@@ -2,14 +2,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applySubjectEmphasis, subjectMask } from '../../src/imaging/local/subject-mask.js';
 import type { Image16 } from '../../src/imaging/types.js';
-import { boxIou, Canvas, random } from '../support/portrait.js';
+import { seededRandom } from '../../src/imaging/random.js';
+import { boxIou, Canvas } from '../support/portrait.js';
 
 /** A red-orange vase shape left of centre on a plain, slightly noisy grey-blue backdrop, with its true mask. */
 function stillLife(): { image: Image16; truth: Uint8Array } {
   const w = 480;
   const h = 360;
   const canvas = new Canvas(w, h);
-  canvas.texture([0.55, 0.58, 0.62], 0.08, 30, random(21));
+  canvas.texture([0.55, 0.58, 0.62], 0.08, 30, seededRandom(21));
   const truthCanvas = new Canvas(w, h);
   const shapes: [number, number, number, number][] = [
     [200, 200, 70, 95],

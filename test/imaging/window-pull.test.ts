@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Box, Image16 } from '../../src/imaging/types.js';
 import { windowMask, windowPull } from '../../src/imaging/local/window-pull.js';
-import { linearToSrgb16, srgb16ToLinear } from '../../src/imaging/local/srgb.js';
-import { random } from './sky-scenes.js';
+import { linearToSrgb16, srgb16ToLinearLut } from '../../src/imaging/colour.js';
+import { seededRandom } from '../../src/imaging/random.js';
 
 const WIDTH = 320;
 const HEIGHT = 240;
@@ -22,7 +22,7 @@ function inPane(x: number, y: number): boolean {
  * the room's white point, scaled into [low, high].
  */
 function radiance(low: number, high: number): Float32Array {
-  const rand = random(11);
+  const rand = seededRandom(11);
   const out = new Float32Array(WIDTH * HEIGHT * 3);
   for (let y = 0; y < HEIGHT; y++) {
     for (let x = 0; x < WIDTH; x++) {
@@ -58,8 +58,8 @@ function expose(scene: Float32Array, factor: number): Image16 {
   return { width: WIDTH, height: HEIGHT, data };
 }
 
-const lumaAt = (image: Image16, i: number) =>
-  0.2126 * srgb16ToLinear[image.data[i * 3]!]! + 0.7152 * srgb16ToLinear[image.data[i * 3 + 1]!]! + 0.0722 * srgb16ToLinear[image.data[i * 3 + 2]!]!;
+const lin = srgb16ToLinearLut();
+const lumaAt = (image: Image16, i: number) => 0.2126 * lin[image.data[i * 3]!]! + 0.7152 * lin[image.data[i * 3 + 1]!]! + 0.0722 * lin[image.data[i * 3 + 2]!]!;
 
 /** Pane pixels at least 3 px from any edge of their pane (away from the soft mask edge). */
 function innerPanePixels(): number[] {

@@ -12,8 +12,10 @@
  * back, so a decode with the as-shot white balance to sRGB returns the input (up to
  * demosaicing and clipping).
  */
-import { placeExif, TiffLayout, type TiffTag } from '../../src/imaging/raw/tiff-writer.js';
+import { srgb16ToLinearLut } from '../../src/imaging/colour.js';
+import { multiply, type Mat3 } from '../../src/imaging/matrix.js';
 import { emptyMetadata } from '../../src/imaging/metadata.js';
+import { placeExif, TiffLayout, type TiffTag } from '../../src/imaging/raw/tiff-writer.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 export interface DngOptions {
@@ -55,7 +57,7 @@ export interface DngOptions {
 }
 
 /** XYZ (D65) -> linear sRGB, IEC 61966-2-1. */
-const xyzToSrgb = [3.2404542, -1.5371385, -0.4985314, -0.969266, 1.8760108, 0.041556, 0.0556434, -0.2040259, 1.0572252];
+const xyzToSrgb: Mat3 = [3.2404542, -1.5371385, -0.4985314, -0.969266, 1.8760108, 0.041556, 0.0556434, -0.2040259, 1.0572252];
 
 export function writeDng(options: DngOptions): Buffer {
   const { image } = options;
@@ -69,7 +71,7 @@ export function writeDng(options: DngOptions): Buffer {
   if (image.width < 2 || image.height < 2 || image.data.length !== image.width * image.height * 3) throw new Error('writeDng: image must be RGB, at least 2x2');
 
   const raw = mosaic(options, bits, black, white, neutral, mix);
-  const colorMatrix = multiply3(mix.map((v, i) => v * daylight[Math.floor(i / 3)]!), xyzToSrgb);
+  const colorMatrix = multiply(mix.map((v, i) => v * daylight[Math.floor(i / 3)]!) as Mat3, xyzToSrgb);
   const preview = options.preview ? previewOf(image) : null;
 
   const rawIfd: TiffTag[] = [
@@ -150,11 +152,7 @@ export function writeDng(options: DngOptions): Buffer {
 /** The raw CFA plane, packed MSB-first at 12/14 bits (TIFF's bit order), little-endian words at 16. */
 function mosaic(o: DngOptions, bits: number, black: number, white: number, neutral: number[], mix: number[]): Buffer {
   const { width, height, data } = o.image;
-  const toLinear = new Float32Array(65536);
-  for (let i = 0; i < 65536; i++) {
-    const v = i / 65535;
-    toLinear[i] = v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  }
+  const toLinear = srgb16ToLinearLut();
   const gain = 2 ** (o.exposure ?? 0) * (white - black);
   // Which colour each site of the 2x2 block records, as in the CFAPattern tag.
   const layout = o.cfa === 'BGGR' ? [2, 1, 1, 0] : [0, 1, 1, 2];
@@ -200,10 +198,4 @@ function previewOf(image: Image16): { width: number; height: number; data: Buffe
     }
   }
   return { width, height, data };
-}
-
-function multiply3(a: number[], b: number[]): number[] {
-  const out: number[] = [];
-  for (let r = 0; r < 3; r++) for (let c = 0; c < 3; c++) out.push(a[r * 3]! * b[c]! + a[r * 3 + 1]! * b[3 + c]! + a[r * 3 + 2]! * b[6 + c]!);
-  return out;
 }

@@ -1,13 +1,14 @@
 import sharp from 'sharp';
+import { linearToSrgb, srgbToLinear } from '../../src/imaging/colour.js';
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
-import { random } from './scenes.js';
 
 /**
  * A small outdoor-like photo: a blue sky gradient over a textured ground, with a building
  * of vertical edges and windows in the middle, so every editing option has something to do.
  */
 export function testScene(width = 480, height = 320, seed = 1): Image16 {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const data = new Uint16Array(width * height * 3);
   const horizon = Math.round(height * 0.45);
   const left = Math.round(width * 0.3);
@@ -51,10 +52,8 @@ export function exposed(image: Image16, ev: number): Image16 {
   const gain = 2 ** ev;
   const data = new Uint16Array(image.data.length);
   for (let i = 0; i < data.length; i++) {
-    const v = image.data[i]! / 65535;
-    const linear = v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-    const out = Math.min(1, linear * gain);
-    data[i] = Math.round((out <= 0.0031308 ? out * 12.92 : 1.055 * out ** (1 / 2.4) - 0.055) * 65535);
+    const out = Math.min(1, srgbToLinear(image.data[i]! / 65535) * gain);
+    data[i] = Math.round(linearToSrgb(out) * 65535);
   }
   return { width: image.width, height: image.height, data };
 }

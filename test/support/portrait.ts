@@ -3,21 +3,10 @@
  * shaded skin-toned head with eyes, brows, lips, hair and neck, drawn with anti-aliased
  * ellipses on a textured background, plus skin blemishes and pores when asked.
  */
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Box, Image16 } from '../../src/imaging/types.js';
 
 export type Rgb = [number, number, number];
-
-/** A deterministic PRNG (mulberry32) so generated images are the same on every run. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** An RGB float canvas (0..1, sRGB-encoded) to paint on. */
 export class Canvas {
@@ -118,7 +107,7 @@ export function paintHead(canvas: Canvas, cx: number, cy: number, options: HeadO
   const { faceWidth, skin = SKIN_TONES.light!, hair = [0.16, 0.11, 0.08], blemishes = 0, seed = 7 } = options;
   const a = faceWidth / 2;
   const b = a * 1.25;
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const dim = (c: Rgb, k: number): Rgb => [c[0] * k, c[1] * k, c[2] * k];
   canvas.rect(cx - 0.45 * a, cy + 0.6 * b, cx + 0.45 * a, cy + 2.2 * b, dim(skin, 0.85));
   canvas.ellipse(cx, cy + 2.3 * b, 2.2 * a, 0.8 * b, [0.2, 0.25, 0.45]);

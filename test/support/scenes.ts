@@ -3,21 +3,10 @@
  * reflectance under a smooth illumination falloff, with a little deterministic texture.
  */
 import { LUMA_B, LUMA_G, LUMA_R, linearToLab, linearToSrgb, srgb16ToLinearLut } from '../../src/imaging/colour.js';
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 export type Rgb = [number, number, number];
-
-/** A deterministic pseudo-random sequence (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Builds an image from a function giving linear RGB per pixel. */
 export function fromLinear(width: number, height: number, pixel: (x: number, y: number) => Rgb): Image16 {
@@ -51,7 +40,7 @@ export const GREY_PATCH = 3;
 
 /** A chart scene: 6×3 patches under a gentle left-to-right falloff, with fine texture. */
 export function chartScene(width = 360, height = 240, seed = 1): Image16 {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const noise = Float32Array.from({ length: width * height }, () => 1 + 0.04 * (rnd() - 0.5));
   return fromLinear(width, height, (x, y) => {
     const patch = Math.min(17, Math.floor((y * 3) / height) * 6 + Math.floor((x * 6) / width));

@@ -11,8 +11,9 @@
  * 15°, faces below ~5 % of the short edge, faces with the eyes hidden (sunglasses, hair),
  * faces on skin-coloured backgrounds filling both sides. See docs/imaging-portrait.md.
  */
-import { assertImage16 } from '../encode.js';
-import { downscalePlanes, lumaOf } from '../local/analysis-planes.js';
+import { downscalePlanes, lumaOf } from '../analysis-copy.js';
+import { assertNumberInRange } from '../args.js';
+import { assertImage16 } from '../image16.js';
 import { skinMap } from '../local/skin-colour.js';
 import type { Box, Image16 } from '../types.js';
 
@@ -72,9 +73,7 @@ interface Window {
 export async function detectFaces(image: Image16, options: DetectFacesOptions = {}): Promise<FaceBox[]> {
   assertImage16(image);
   const { minFaceFraction = 0.05 } = options;
-  if (!(typeof minFaceFraction === 'number' && minFaceFraction >= 0.02 && minFaceFraction <= 1)) {
-    throw new Error(`Expected a number between 0.02 and 1 for minFaceFraction but received ${String(minFaceFraction)}`);
-  }
+  assertNumberInRange(minFaceFraction, 'minFaceFraction', 0.02, 1);
   const planes = await downscalePlanes(image, ANALYSIS_EDGE);
   const { width, height, scale } = planes;
   const luma = lumaOf(planes);

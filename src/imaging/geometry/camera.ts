@@ -1,5 +1,5 @@
+import { invert, multiply, rotationX, rotationY, rotationZ, scaling, translation, type Mat3 } from '../matrix.js';
 import type { CropRect } from '../types.js';
-import { invert, multiply, rotationX, rotationY, rotationZ, scaling, translation, type Mat3 } from './matrix.js';
 
 /** The geometry part of the develop settings. */
 export interface GeometrySettings {

@@ -1,5 +1,7 @@
+import { assertBox, invalidParameterError } from '../args.js';
+import { assertImage16, assertImageSize } from '../image16.js';
+import { clamp } from '../math.js';
 import type { Box, CropRect, Image16 } from '../types.js';
-import { checkBox, checkImage, checkSize, invalidArgument } from './args.js';
 import { saliencyMap, type SaliencyMap } from './saliency.js';
 
 /** The API's crop_aspect_ratio values: short side X long side. */
@@ -45,11 +47,11 @@ const MIN_GAIN = 0.02;
  *   window) unless a crop clearly wins.
  */
 export function autoCrop(image: Image16, options: AutoCropOptions): CropRect {
-  checkImage('image', image);
-  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object with mode', options);
-  if (options.mode !== 'composition' && options.mode !== 'aspect') throw invalidArgument('options.mode', "'composition' or 'aspect'", options.mode);
+  assertImage16(image);
+  if (typeof options !== 'object' || options === null) throw invalidParameterError('options', 'an object with mode', options);
+  if (options.mode !== 'composition' && options.mode !== 'aspect') throw invalidParameterError('options.mode', "'composition' or 'aspect'", options.mode);
   checkAspect(options.aspect);
-  if (options.mode === 'aspect' && options.aspect == null) throw invalidArgument('options.aspect', "'2X3', '4X5' or '5X7' with mode 'aspect'", options.aspect);
+  if (options.mode === 'aspect' && options.aspect == null) throw invalidParameterError('options.aspect', "'2X3', '4X5' or '5X7' with mode 'aspect'", options.aspect);
   const ratio = options.aspect ? orientedRatio(options.aspect, image.width >= image.height) : image.width / image.height;
   const field = new SaliencyField(saliencyMap(image));
   return options.mode === 'aspect' ? bestWindow(field, image.width / image.height, ratio) : compositionCrop(field, image.width / image.height, ratio);
@@ -64,13 +66,13 @@ export function autoCrop(image: Image16, options: AutoCropOptions): CropRect {
  * options.image if given, else the largest centred window of the aspect.
  */
 export function portraitCrop(size: { width: number; height: number }, faces: Box[], options: PortraitCropOptions): CropRect {
-  checkSize('size', size);
-  if (!Array.isArray(faces)) throw invalidArgument('faces', 'an array of boxes', faces);
-  faces.forEach((f, i) => checkBox(`faces[${i}]`, f));
-  if (typeof options !== 'object' || options === null) throw invalidArgument('options', 'an object with mode', options);
-  if (options.mode !== 'portrait' && options.mode !== 'headshot') throw invalidArgument('options.mode', "'portrait' or 'headshot'", options.mode);
+  assertImageSize(size, 'size');
+  if (!Array.isArray(faces)) throw invalidParameterError('faces', 'an array of boxes', faces);
+  faces.forEach((f, i) => assertBox(f, `faces[${i}]`));
+  if (typeof options !== 'object' || options === null) throw invalidParameterError('options', 'an object with mode', options);
+  if (options.mode !== 'portrait' && options.mode !== 'headshot') throw invalidParameterError('options.mode', "'portrait' or 'headshot'", options.mode);
   checkAspect(options.aspect);
-  if (options.image !== undefined) checkImage('options.image', options.image);
+  if (options.image !== undefined) assertImage16(options.image, 'options.image');
   const aspect = options.aspect ?? '4X5';
   const { width: W, height: H } = size;
 
@@ -113,7 +115,7 @@ export function portraitCrop(size: { width: number; height: number }, faces: Box
 }
 
 function checkAspect(aspect: CropAspect | null | undefined): void {
-  if (aspect != null && !Object.hasOwn(LONG_OVER_SHORT, aspect)) throw invalidArgument('options.aspect', "'2X3', '4X5', '5X7' or null", aspect);
+  if (aspect != null && !Object.hasOwn(LONG_OVER_SHORT, aspect)) throw invalidParameterError('options.aspect', "'2X3', '4X5', '5X7' or null", aspect);
 }
 
 /** Width over height of an aspect in the photo's orientation. */
@@ -241,10 +243,6 @@ function clipBox(b: Box, W: number, H: number): Box | null {
   const x1 = clamp(b.x + b.width, 0, W);
   const y1 = clamp(b.y + b.height, 0, H);
   return x1 > x0 && y1 > y0 ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
-}
-
-function clamp(v: number, lo: number, hi: number): number {
-  return v < lo ? lo : v > hi ? hi : v;
 }
 
 function median(values: number[]): number {

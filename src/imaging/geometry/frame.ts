@@ -1,6 +1,6 @@
+import { invert, multiply, project, translation, type Mat3 } from '../matrix.js';
 import type { CropRect } from '../types.js';
 import { canvasHomography, type GeometrySettings } from './camera.js';
-import { invert, multiply, project, translation, type Mat3 } from './matrix.js';
 
 /** An axis-aligned rectangle in canvas coordinates. */
 export interface CanvasRect {

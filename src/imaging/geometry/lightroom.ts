@@ -1,6 +1,6 @@
+import { invert, multiply, project } from '../matrix.js';
 import { canvasHomography, type GeometrySettings } from './camera.js';
 import { checkedPlan } from './apply.js';
-import { invert, multiply, project } from './matrix.js';
 
 /** Lightroom / Camera Raw's numbers for the same geometry (crs namespace). */
 export interface LightroomGeometry {

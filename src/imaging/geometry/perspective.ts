@@ -1,7 +1,7 @@
+import { assertImage16 } from '../image16.js';
+import { applyToVector, multiply, rotationX, rotationZ } from '../matrix.js';
 import type { Image16 } from '../types.js';
-import { checkImage } from './args.js';
 import { DEGREES_PER_UNIT, focalLength } from './camera.js';
-import { applyToVector, multiply, rotationX, rotationZ } from './matrix.js';
 import { detectSegments, lineAngle, type Segment } from './segments.js';
 import { findVanishingPoint, type Direction } from './vanishing.js';
 
@@ -34,7 +34,7 @@ const MAX_YAW_DEGREES = 8;
  * straight lines (landscapes, portraits) come back with low confidence and no correction.
  */
 export function detectPerspective(image: Image16): PerspectiveEstimate {
-  checkImage('image', image);
+  assertImage16(image);
   return perspectiveFromSegments(detectSegments(image), image.width, image.height);
 }
 

@@ -1,3 +1,4 @@
+import { linearToLab, srgbToLinear } from '../colour.js';
 import type { Image16 } from '../types.js';
 import { downscaledRgb } from './grey.js';
 
@@ -22,11 +23,12 @@ export function saliencyMap(image: Image16): SaliencyMap {
   const { width: w, height: h } = rgb;
   const n = w * h;
   const lab = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const;
+  const pixel = new Float64Array(3);
   for (let i = 0; i < n; i++) {
-    const [l, a, b] = toLab(rgb.data[i * 3]!, rgb.data[i * 3 + 1]!, rgb.data[i * 3 + 2]!);
-    lab[0][i] = l;
-    lab[1][i] = a;
-    lab[2][i] = b;
+    linearToLab(srgbToLinear(rgb.data[i * 3]!), srgbToLinear(rgb.data[i * 3 + 1]!), srgbToLinear(rgb.data[i * 3 + 2]!), pixel);
+    lab[0][i] = pixel[0]!;
+    lab[1][i] = pixel[1]!;
+    lab[2][i] = pixel[2]!;
   }
   const blurRadius = Math.max(1, Math.round(Math.max(w, h) / 128));
   const mean = [0, 0, 0];
@@ -67,22 +69,6 @@ function max(values: Float32Array): number {
   let m = 0;
   for (const v of values) if (v > m) m = v;
   return m;
-}
-
-/** sRGB-encoded 0..1 → CIELAB (D65). */
-function toLab(r: number, g: number, b: number): [number, number, number] {
-  const lin = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-  const rl = lin(r);
-  const gl = lin(g);
-  const bl = lin(b);
-  const x = (0.4124 * rl + 0.3576 * gl + 0.1805 * bl) / 0.95047;
-  const y = 0.2126 * rl + 0.7152 * gl + 0.0722 * bl;
-  const z = (0.0193 * rl + 0.1192 * gl + 0.9505 * bl) / 1.08883;
-  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (t * 24389) / 27 / 116 + 16 / 116);
-  const fx = f(x);
-  const fy = f(y);
-  const fz = f(z);
-  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
 }
 
 /** Three box blurs of the given radius in place: close to a Gaussian, and linear in cost. */

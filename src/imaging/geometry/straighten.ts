@@ -1,5 +1,5 @@
+import { assertImage16 } from '../image16.js';
 import type { Image16 } from '../types.js';
-import { checkImage } from './args.js';
 import { detectSegments, type Segment } from './segments.js';
 
 export interface StraightenEstimate {
@@ -26,7 +26,7 @@ const MIN_CONFIDENCE = 0.3;
  * the perspective correction's business, and their symmetric fan leaves the peak alone.
  */
 export function detectStraighten(image: Image16): StraightenEstimate {
-  checkImage('image', image);
+  assertImage16(image);
   return straightenFromSegments(detectSegments(image), image.width, image.height);
 }
 

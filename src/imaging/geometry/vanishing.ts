@@ -1,3 +1,4 @@
+import { seededRandom } from '../random.js';
 import type { Segment } from './segments.js';
 
 /** A direction in camera coordinates (x right, y down, z forward), unit length: a vanishing point. */
@@ -60,7 +61,8 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
   const cumulative: number[] = [];
   let sum = 0;
   for (const s of segments) cumulative.push((sum += s.length));
-  const random = mulberry32(0x5eed);
+  // Seeded, so detection is repeatable run to run.
+  const random = seededRandom(0x5eed);
   const pick = () => {
     const t = random() * sum;
     let lo = 0;
@@ -169,16 +171,4 @@ function smallestEigenvector(matrix: number[]): Direction {
   if (a[4]! < a[k * 4]!) k = 1;
   if (a[8]! < a[k * 4]!) k = 2;
   return normalise([v[k]!, v[3 + k]!, v[6 + k]!]);
-}
-
-/** A small seeded generator, so detection is repeatable run to run. */
-function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,6 +1,6 @@
+import type { Mat3 } from '../matrix.js';
 import type { Image16 } from '../types.js';
 import type { GeometryPlan } from './frame.js';
-import type { Mat3 } from './matrix.js';
 
 /** How far outside the outer pixel edge a sample may land and still count as inside (float slack). */
 const EDGE_SLACK = 1e-6;

@@ -1,3 +1,4 @@
+import { smoothstep } from '../math.js';
 import type { Box, Image16 } from '../types.js';
 import { blockMean, type Plane } from './luma.js';
 import { BINS, blendTowardReference, type Samples, type Transfer } from './transfer.js';
@@ -23,11 +24,6 @@ function addDistances(distance: Float32Array, ref: Float32Array, other: Float32A
     const outside = below + above + Math.abs(below - above);
     distance[p] = distance[p]! + (outside + Math.abs(outside)) * 0.25;
   }
-}
-
-function smoothstep(edge0: number, edge1: number, x: number): number {
-  const t = Math.min(1, Math.max(0, (x - edge0) / (edge1 - edge0)));
-  return t * t * (3 - 2 * t);
 }
 
 /** 3 x 3 minimum: a distrusted block also distrusts its neighbours, covering an object's blurred rim. */

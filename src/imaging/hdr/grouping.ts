@@ -1,6 +1,6 @@
+import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import type { PhotoMetadata } from '../types.js';
 import { MAX_BRACKET_FRAMES, MIN_BRACKET_FRAMES } from './merge.js';
-import { invalidParameter } from './validate.js';
 
 export interface BracketCandidate {
   fileName: string;
@@ -55,14 +55,14 @@ function exposuresDiffer(a: PhotoMetadata, b: PhotoMetadata): boolean | null {
 }
 
 function validateCandidates(frames: unknown, name: string): asserts frames is BracketCandidate[] {
-  if (!Array.isArray(frames)) throw invalidParameter(name, 'an array of { fileName, metadata }', frames);
+  if (!Array.isArray(frames)) throw invalidParameterError(name, 'an array of { fileName, metadata }', frames);
   const seen = new Set<string>();
   frames.forEach((frame: unknown, i) => {
     const f = frame as Partial<BracketCandidate> | null;
-    if (typeof f !== 'object' || f === null) throw invalidParameter(`${name}[${i}]`, 'an object { fileName, metadata }', frame);
-    if (typeof f.fileName !== 'string' || f.fileName === '') throw invalidParameter(`${name}[${i}].fileName`, 'a non-empty string', f.fileName);
-    if (typeof f.metadata !== 'object' || f.metadata === null) throw invalidParameter(`${name}[${i}].metadata`, 'a PhotoMetadata object', f.metadata);
-    if (seen.has(f.fileName)) throw invalidParameter(`${name}[${i}].fileName`, 'a file name not given before', f.fileName);
+    if (typeof f !== 'object' || f === null) throw invalidParameterError(`${name}[${i}]`, 'an object { fileName, metadata }', frame);
+    if (typeof f.fileName !== 'string' || f.fileName === '') throw invalidParameterError(`${name}[${i}].fileName`, 'a non-empty string', f.fileName);
+    if (typeof f.metadata !== 'object' || f.metadata === null) throw invalidParameterError(`${name}[${i}].metadata`, 'a PhotoMetadata object', f.metadata);
+    if (seen.has(f.fileName)) throw invalidParameterError(`${name}[${i}].fileName`, 'a file name not given before', f.fileName);
     seen.add(f.fileName);
   });
 }
@@ -93,13 +93,11 @@ function closeInTime(prev: PhotoMetadata, next: PhotoMetadata, maxGap: number): 
  */
 export function groupBrackets(frames: BracketCandidate[], options: GroupOptions = {}): string[][] {
   validateCandidates(frames, 'frames');
-  if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'an object', options);
+  if (typeof options !== 'object' || options === null) throw invalidParameterError('options', 'an object', options);
   const maxGap = options.maxGapSeconds ?? DEFAULT_MAX_GAP_SECONDS;
   const minFrames = options.minFrames ?? MIN_BRACKET_FRAMES;
-  if (typeof maxGap !== 'number' || !(maxGap >= 0)) throw invalidParameter('maxGapSeconds', 'a number >= 0', maxGap);
-  if (!Number.isInteger(minFrames) || minFrames < 1 || minFrames > MAX_BRACKET_FRAMES) {
-    throw invalidParameter('minFrames', `an integer between 1 and ${MAX_BRACKET_FRAMES}`, minFrames);
-  }
+  if (typeof maxGap !== 'number' || !(maxGap >= 0)) throw invalidParameterError('maxGapSeconds', 'a number >= 0', maxGap);
+  assertIntegerInRange(minFrames, 'minFrames', 1, MAX_BRACKET_FRAMES);
 
   const ordered = captureOrder(frames);
   const bodies = new Map<string, BracketCandidate[]>();
@@ -141,7 +139,7 @@ export function groupBrackets(frames: BracketCandidate[], options: GroupOptions 
  */
 export function exposureOrder(group: BracketCandidate[]): BracketCandidate[] {
   validateCandidates(group, 'group');
-  if (group.length === 0) throw invalidParameter('group', 'a non-empty array', group);
+  if (group.length === 0) throw invalidParameterError('group', 'a non-empty array', group);
   const ordered = captureOrder(group);
   const ev = exposureValues(ordered.map((f) => f.metadata));
   if (!ev) return ordered;

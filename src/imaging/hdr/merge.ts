@@ -1,12 +1,12 @@
+import { assertIntegerInRange, invalidParameterError } from '../args.js';
+import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
 import { alignFrames, type Offset } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
 import { fuseExposures } from './fusion.js';
 import { lumaOf } from './luma.js';
-import { resizeImage16, sizeForLongEdge } from './resize.js';
 import { fillUncovered, shiftFrame } from './shift.js';
 import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
-import { assertImage16, invalidParameter } from './validate.js';
 
 /**
  * Long edge of a merged bracket in pixels unless told otherwise. Reference §4.6 lets HDR
@@ -51,24 +51,20 @@ function brightness(image: Image16): number {
 
 function validateMerge(frames: unknown, options: unknown): asserts frames is Image16[] {
   if (!Array.isArray(frames) || frames.length < MIN_BRACKET_FRAMES || frames.length > MAX_BRACKET_FRAMES) {
-    throw invalidParameter('frames', `an array of ${MIN_BRACKET_FRAMES} to ${MAX_BRACKET_FRAMES} Image16`, frames);
+    throw invalidParameterError('frames', `an array of ${MIN_BRACKET_FRAMES} to ${MAX_BRACKET_FRAMES} Image16`, frames);
   }
   frames.forEach((frame, i) => assertImage16(frame, `frames[${i}]`));
   const first = frames[0] as Image16;
   frames.forEach((frame: Image16, i) => {
     if (frame.width !== first.width || frame.height !== first.height) {
-      throw invalidParameter(`frames[${i}] size`, `${first.width}x${first.height} (the size of frames[0])`, `${frame.width}x${frame.height}`);
+      throw invalidParameterError(`frames[${i}] size`, `${first.width}x${first.height} (the size of frames[0])`, `${frame.width}x${frame.height}`);
     }
   });
-  if (typeof options !== 'object' || options === null) throw invalidParameter('options', 'an object', options);
+  if (typeof options !== 'object' || options === null) throw invalidParameterError('options', 'an object', options);
   const { outputLongEdge, referenceIndex, deghost } = options as MergeOptions;
-  if (outputLongEdge !== undefined && (!Number.isInteger(outputLongEdge) || outputLongEdge < 16 || outputLongEdge > 65535)) {
-    throw invalidParameter('outputLongEdge', 'an integer between 16 and 65535', outputLongEdge);
-  }
-  if (referenceIndex !== undefined && (!Number.isInteger(referenceIndex) || referenceIndex < 0 || referenceIndex >= frames.length)) {
-    throw invalidParameter('referenceIndex', `an integer between 0 and ${frames.length - 1}`, referenceIndex);
-  }
-  if (deghost !== undefined && typeof deghost !== 'boolean') throw invalidParameter('deghost', 'a boolean', deghost);
+  if (outputLongEdge !== undefined) assertIntegerInRange(outputLongEdge, 'outputLongEdge', 16, 65535);
+  if (referenceIndex !== undefined) assertIntegerInRange(referenceIndex, 'referenceIndex', 0, frames.length - 1);
+  if (deghost !== undefined && typeof deghost !== 'boolean') throw invalidParameterError('deghost', 'a boolean', deghost);
 }
 
 /**
@@ -82,7 +78,7 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   const { width, height } = frames[0]!;
   const size = sizeForLongEdge(width, height, options.outputLongEdge ?? DEFAULT_OUTPUT_LONG_EDGE);
   if (Math.min(size.width, size.height) < MIN_SIDE) {
-    throw invalidParameter('frames size at outputLongEdge', `at least ${MIN_SIDE} px on the short side`, `${size.width}x${size.height}`);
+    throw invalidParameterError('frames size at outputLongEdge', `at least ${MIN_SIDE} px on the short side`, `${size.width}x${size.height}`);
   }
   const working = await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)));
 

@@ -4,7 +4,7 @@
  * because melanin and blood change mostly brightness and saturation, not hue. Sand, wood,
  * brick and many fruits fall there too: colour alone never says "skin", it only rules out.
  */
-import type { RgbPlanes } from './analysis-planes.js';
+import type { RgbPlanes } from '../analysis-copy.js';
 
 /** 0 outside [lo - soft, hi + soft], 1 inside [lo, hi], linear between. */
 function plateau(v: number, lo: number, hi: number, soft: number): number {

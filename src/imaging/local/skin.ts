@@ -9,10 +9,12 @@
  * hair edges keep their detail), and it is exactly zero wherever a pixel is not skin-coloured,
  * so clothes, hair and background come back bit for bit.
  */
-import { assertImage16 } from '../encode.js';
+import { assertBox, assertNumberInRange, invalidParameterError } from '../args.js';
 import { detectFaces } from '../faces/detect.js';
+import { boxMean } from '../filters/box.js';
+import { guidedFilter } from '../filters/guided.js';
+import { assertImage16 } from '../image16.js';
 import type { Box, Image16 } from '../types.js';
-import { boxMean, guidedFilter } from './edge-aware-blur.js';
 import { skinLikelihood } from './skin-colour.js';
 
 export interface SmoothSkinOptions {
@@ -33,9 +35,10 @@ const BASE_EPS = 0.1 * 0.1;
  */
 export async function smoothSkin(image: Image16, strength: number, options: SmoothSkinOptions = {}): Promise<Image16> {
   assertImage16(image);
-  if (!(typeof strength === 'number' && strength >= 0 && strength <= 100)) throw new Error(`Expected a number between 0 and 100 for strength but received ${String(strength)}`);
-  if (options.faces !== undefined && !(Array.isArray(options.faces) && options.faces.every(isBox))) {
-    throw new Error(`Expected an array of boxes {x, y, width, height} for faces but received ${JSON.stringify(options.faces)}`);
+  assertNumberInRange(strength, 'strength', 0, 100);
+  if (options.faces !== undefined) {
+    if (!Array.isArray(options.faces)) throw invalidParameterError('faces', 'an array of boxes {x, y, width, height}', options.faces);
+    options.faces.forEach((face, i) => assertBox(face, `faces[${i}]`));
   }
   const out: Image16 = { width: image.width, height: image.height, data: image.data.slice() };
   if (strength === 0) return out;
@@ -44,12 +47,6 @@ export async function smoothSkin(image: Image16, strength: number, options: Smoo
   const roi = retouchRegion(faces, image.width, image.height);
   retouch(image, out, roi, faces, strength / 100);
   return out;
-}
-
-function isBox(b: unknown): b is Box {
-  if (b === null || typeof b !== 'object') return false;
-  const { x, y, width, height } = b as Box;
-  return [x, y, width, height].every((v) => typeof v === 'number' && Number.isFinite(v)) && width > 0 && height > 0;
 }
 
 /** Where a face's skin may be: the face ellipse widened, and down to the neck. */

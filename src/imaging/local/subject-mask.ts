@@ -13,10 +13,13 @@
  * by the frame), is missed or only partly found; scenes without one subject (landscapes)
  * yield whatever stands out most in colour, at low confidence.
  */
-import { assertImage16 } from '../encode.js';
+import { downscalePlanes, lumaOf } from '../analysis-copy.js';
+import { assertNumberInRange, invalidParameterError } from '../args.js';
+import { linearToLab, srgbToLinear } from '../colour.js';
+import { boxMean } from '../filters/box.js';
+import { guidedFilter } from '../filters/guided.js';
+import { assertImage16 } from '../image16.js';
 import type { Box, Image16 } from '../types.js';
-import { downscalePlanes, lumaOf } from './analysis-planes.js';
-import { boxMean, guidedFilter } from './edge-aware-blur.js';
 
 export interface SubjectMask {
   /** Subject weight 0..1 per pixel of a width × height copy of the image (long edge 384 or less). */
@@ -108,18 +111,12 @@ function toLab(r: Float32Array, g: Float32Array, b: Float32Array): [Float32Array
   const L = new Float32Array(n);
   const A = new Float32Array(n);
   const B = new Float32Array(n);
-  const lin = (v: number) => (v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
-  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (t * 24389) / 27 / 116 + 16 / 116);
+  const pixel = new Float64Array(3);
   for (let i = 0; i < n; i++) {
-    const rl = lin(r[i]!);
-    const gl = lin(g[i]!);
-    const bl = lin(b[i]!);
-    const fx = f((0.4124 * rl + 0.3576 * gl + 0.1805 * bl) / 0.95047);
-    const fy = f(0.2126 * rl + 0.7152 * gl + 0.0722 * bl);
-    const fz = f((0.0193 * rl + 0.1192 * gl + 0.9505 * bl) / 1.08883);
-    L[i] = 116 * fy - 16;
-    A[i] = 500 * (fx - fy);
-    B[i] = 200 * (fy - fz);
+    linearToLab(srgbToLinear(r[i]!), srgbToLinear(g[i]!), srgbToLinear(b[i]!), pixel);
+    L[i] = pixel[0]!;
+    A[i] = pixel[1]!;
+    B[i] = pixel[2]!;
   }
   return [L, A, B];
 }
@@ -270,9 +267,9 @@ const SUBJECT_CLARITY = 0.35;
 export async function applySubjectEmphasis(image: Image16, subject: SubjectMask, amount: number): Promise<Image16> {
   assertImage16(image);
   if (!(subject && subject.mask instanceof Float32Array && subject.mask.length === subject.width * subject.height && subject.width >= 1 && subject.height >= 1)) {
-    throw new Error('Expected a SubjectMask {mask: Float32Array of width × height, width, height} for subject');
+    throw invalidParameterError('subject', 'a SubjectMask {mask: Float32Array of width × height, width, height}', subject);
   }
-  if (!(typeof amount === 'number' && amount >= 0 && amount <= 100)) throw new Error(`Expected a number between 0 and 100 for amount but received ${String(amount)}`);
+  assertNumberInRange(amount, 'amount', 0, 100);
   const { width, height, data } = image;
   const out: Image16 = { width, height, data: data.slice() };
   if (amount === 0) return out;

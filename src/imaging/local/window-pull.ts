@@ -1,11 +1,13 @@
+import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
+import { assertNumberInRange, invalidParameterError } from '../args.js';
+import { encodedToLinear, linearToSrgb16, luminance as luma, srgb16ToLinearLut } from '../colour.js';
+import { boxMean } from '../filters/box.js';
+import { applyGuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { assertImage16 } from '../image16.js';
+import { smoothstep } from '../math.js';
 import type { Box, Image16 } from '../types.js';
-import { boxMean } from './box-filter.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from './guided-filter.js';
 import { shoulder } from './highlights.js';
-import { ANALYSIS_EDGE, analysisCopy, assertImage16, assertNumberInRange, invalidParameter, type AnalysisCopy } from './image16.js';
-import { luma709 as luma, smoothstep } from './math.js';
 import { labelComponents } from './regions.js';
-import { encodedToLinear, linearToSrgb16, srgb16ToLinear } from './srgb.js';
 
 /** Where the blown-out windows are: a soft mask at the image's size and a box per window. */
 export interface WindowMaskResult {
@@ -163,12 +165,12 @@ function viewGain(normal: AnalysisCopy, dark: AnalysisCopy, inside: Float32Array
 export async function windowPull(image: Image16, strength: number, options: { darkFrame?: Image16 } = {}): Promise<Image16> {
   assertImage16(image, 'image');
   assertNumberInRange(strength, 'strength', 0, 100);
-  if (options === null || typeof options !== 'object') throw invalidParameter('options', 'an object', options);
+  if (options === null || typeof options !== 'object') throw invalidParameterError('options', 'an object', options);
   const { darkFrame } = options;
   if (darkFrame !== undefined) {
     assertImage16(darkFrame, 'options.darkFrame');
     if (darkFrame.width !== image.width || darkFrame.height !== image.height) {
-      throw invalidParameter('options.darkFrame', `an Image16 of ${image.width} × ${image.height} (aligned to the image)`, `${darkFrame.width} × ${darkFrame.height}`);
+      throw invalidParameterError('options.darkFrame', `an Image16 of ${image.width} × ${image.height} (aligned to the image)`, `${darkFrame.width} × ${darkFrame.height}`);
     }
   }
   const { width, height } = image;
@@ -180,12 +182,13 @@ export async function windowPull(image: Image16, strength: number, options: { da
   const s = strength / 100;
   if (darkFrame) {
     const gain = viewGain(copy, await analysisCopy(darkFrame, ANALYSIS_EDGE), p);
+    const lin = srgb16ToLinearLut();
     for (let i = 0; i < mask.length; i++) {
       const w = mask[i]! * s;
       if (w === 0) continue;
       for (let c = 0; c < 3; c++) {
-        const original = srgb16ToLinear[data[i * 3 + c]!]!;
-        const view = shoulder(gain * srgb16ToLinear[darkFrame.data[i * 3 + c]!]!);
+        const original = lin[data[i * 3 + c]!]!;
+        const view = shoulder(gain * lin[darkFrame.data[i * 3 + c]!]!);
         data[i * 3 + c] = linearToSrgb16(original + w * (view - original));
       }
     }
@@ -203,11 +206,12 @@ export async function windowPull(image: Image16, strength: number, options: { da
  */
 function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, copy: AnalysisCopy, s: number): void {
   const base = applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image);
+  const lin = srgb16ToLinearLut();
   for (let i = 0; i < mask.length; i++) {
     const w = mask[i]!;
     if (w === 0) continue;
     const b = Math.max(1e-4, base[i]!);
-    const r = srgb16ToLinear[data[i * 3]!]!, g = srgb16ToLinear[data[i * 3 + 1]!]!, bl = srgb16ToLinear[data[i * 3 + 2]!]!;
+    const r = lin[data[i * 3]!]!, g = lin[data[i * 3 + 1]!]!, bl = lin[data[i * 3 + 2]!]!;
     const l = luma(r, g, bl);
     if (l <= 0) continue;
     const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));

@@ -3,6 +3,7 @@
  * which container holds the RAW's EXIF). The file name is only a hint, used when the
  * bytes alone cannot tell a RAW from a plain TIFF or are in a RAW layout we don't sniff.
  */
+import { invalidParameterError } from '../args.js';
 import { TiffReader, type TiffIfd } from './tiff.js';
 
 export type ImageFormat = 'jpeg' | 'png' | 'tiff' | 'heic' | 'raw';
@@ -33,7 +34,7 @@ const CFA_OR_LINEAR_RAW = new Set([32803, 34892]);
 const RAW_COMPRESSIONS = new Set([32767, 32769, 32770, 32773, 34316, 34713, 65000, 65535, 32867, 32868]);
 
 export function detectFormat(input: Buffer, fileName?: string): DetectedFormat {
-  if (!Buffer.isBuffer(input)) throw new TypeError(`Expected a Buffer for input but received ${typeof input}`);
+  if (!Buffer.isBuffer(input)) throw invalidParameterError('input', 'a Buffer', input);
   if (input.length < 12) throw new Error(`unsupported or corrupt image: only ${input.length} bytes`);
   const extension = fileName ? /\.([0-9a-z]+)$/i.exec(fileName)?.[1]?.toLowerCase() : undefined;
   const rawHint = extension !== undefined && rawExtensions.has(extension);

@@ -1,6 +1,7 @@
-import type { AnalysisCopy } from '../local/image16.js';
-import { boxMean } from '../local/box-filter.js';
-import { luma709, smoothstep } from '../local/math.js';
+import type { AnalysisCopy } from '../analysis-copy.js';
+import { luminance } from '../colour.js';
+import { boxMean } from '../filters/box.js';
+import { smoothstep } from '../math.js';
 
 /** Families of sky colour: what a region is mostly made of decides how much support it needs. */
 export const SkyHue = { none: 0, blue: 1, neutral: 2, warm: 3 } as const;
@@ -74,7 +75,7 @@ export function skyFeatures(copy: AnalysisCopy): SkyFeatures {
     const r = rgb[i * 3]!, g = rgb[i * 3 + 1]!, b = rgb[i * 3 + 2]!;
     const max = Math.max(r, g, b);
     const chroma = max - Math.min(r, g, b);
-    const y = luma709(r, g, b);
+    const y = luminance(r, g, b);
     const sat = max > 0 ? chroma / max : 0;
     const h = chroma > 1e-4 ? hueOf(r, g, b, max, chroma) : 0;
     luma[i] = y;

@@ -1,9 +1,10 @@
+import { encodedToLinear } from '../colour.js';
 import type { Image16 } from '../types.js';
-import { boxMean } from '../local/box-filter.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from '../local/guided-filter.js';
-import { ANALYSIS_EDGE, analysisCopy, assertImage16, type AnalysisCopy } from '../local/image16.js';
+import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
+import { boxMean } from '../filters/box.js';
+import { applyGuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { assertImage16 } from '../image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
-import { encodedToLinear } from '../local/srgb.js';
 import { skyColourPosterior } from './colour-model.js';
 import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
 

@@ -1,14 +1,4 @@
-/** A small, fast seeded PRNG (mulberry32): the same seed gives the same sky on every machine. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../random.js';
 
 /** Eight unit gradient directions, (x, y) pairs. */
 const GRADIENTS = new Float32Array(16);

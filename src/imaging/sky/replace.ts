@@ -1,10 +1,11 @@
 import type { Image16 } from '../types.js';
+import { ANALYSIS_EDGE, analysisCopy } from '../analysis-copy.js';
+import { assertNumberInRange, invalidParameterError } from '../args.js';
+import { encodedToLinear, linearToSrgb16, luminance, srgb16ToLinearLut } from '../colour.js';
+import { boxMean } from '../filters/box.js';
+import { assertImage16 } from '../image16.js';
 import { axisTaps } from '../local/bilinear.js';
-import { boxMean } from '../local/box-filter.js';
 import { shoulder } from '../local/highlights.js';
-import { ANALYSIS_EDGE, analysisCopy, assertImage16, assertNumberInRange, invalidParameter } from '../local/image16.js';
-import { luma709 } from '../local/math.js';
-import { encodedToLinear, linearToSrgb16, srgb16ToLinear } from '../local/srgb.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
 
@@ -94,7 +95,7 @@ function readScene(rgb: Float32Array, mask: Float32Array, width: number, height:
   const skyMean = [0, 0, 0];
   for (let i = 0; i < n; i++) {
     const r = linear[i * 3]!, g = linear[i * 3 + 1]!, b = linear[i * 3 + 2]!;
-    const y = luma709(r, g, b);
+    const y = luminance(r, g, b);
     const m = mask[i]!;
     skySum += m * y;
     skyWeight += m;
@@ -146,10 +147,11 @@ function readScene(rgb: Float32Array, mask: Float32Array, width: number, height:
 function matchTemplate(template: Image16, scene: Scene): Float32Array {
   const n = template.width * template.height;
   const out = new Float32Array(n * 3);
+  const lin = srgb16ToLinearLut();
   let sum = 0;
   for (let i = 0; i < n; i++) {
-    for (let c = 0; c < 3; c++) out[i * 3 + c] = srgb16ToLinear[template.data[i * 3 + c]!]!;
-    sum += luma709(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
+    for (let c = 0; c < 3; c++) out[i * 3 + c] = lin[template.data[i * 3 + c]!]!;
+    sum += luminance(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
   }
   const own = Math.max(1e-4, sum / n);
   const target = Math.sqrt(Math.min(1, scene.skyLuminance) * Math.min(1, Math.max(0.05, 4 * scene.groundLuminance)));
@@ -168,7 +170,7 @@ function matchTemplate(template: Image16, scene: Scene): Float32Array {
  */
 export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Promise<Image16> {
   assertImage16(image, 'image');
-  if (options === null || typeof options !== 'object') throw invalidParameter('options', 'an object with template and strength', options);
+  if (options === null || typeof options !== 'object') throw invalidParameterError('options', 'an object with template and strength', options);
   const template = resolveSkyTemplate(options.template);
   assertNumberInRange(options.strength, 'options.strength', 0, 1);
   const relight = options.relight ?? 0;
@@ -176,7 +178,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const sky = options.mask ?? (await skyMask(image));
   const { width, height } = image;
   if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height || !(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) {
-    throw invalidParameter('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
+    throw invalidParameterError('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
   }
   const data = image.data.slice();
   const bounds = skyBounds(sky.mask, width, height);
@@ -200,6 +202,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const oldRow = new Float32Array(scene.width * 3);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
   const s = options.strength;
+  const lin = srgb16ToLinearLut();
   for (let y = 0; y < height; y++) {
     const keep = HORIZON_KEEP * Math.exp(-Math.max(0, bounds.bottom - y) / band);
     lerpRows(newSky, ty.lo[y]! * drawn.width * 3, ty.hi[y]! * drawn.width * 3, ty.t[y]!, freshRow);
@@ -214,7 +217,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
       for (let c = 0; c < 3; c++) {
         const fresh = freshRow[a0 + c]! + (freshRow[a1 + c]! - freshRow[a0 + c]!) * at;
         const old = oldRow[b0 + c]! + (oldRow[b1 + c]! - oldRow[b0 + c]!) * bt;
-        const original = srgb16ToLinear[data[p + c]!]!;
+        const original = lin[data[p + c]!]!;
         // original = alpha·old sky + (1 - alpha)·foreground: keep the foreground share, swap the sky.
         const foreground = Math.min(1 - alpha, Math.max(0, original - alpha * old));
         const replaced = alpha * fresh + foreground;
@@ -236,17 +239,18 @@ function relightGround(data: Uint16Array, mask: Float32Array, newSky: Float32Arr
   const mean = (pixels: Float32Array) => {
     const sum = [0, 0, 0];
     for (let i = 0; i < pixels.length; i += 3) for (let c = 0; c < 3; c++) sum[c]! += pixels[i + c]!;
-    const y = Math.max(1e-6, luma709(sum[0]!, sum[1]!, sum[2]!));
+    const y = Math.max(1e-6, luminance(sum[0]!, sum[1]!, sum[2]!));
     return sum.map((v) => v / y);
   };
   const to = mean(newSky);
   const from = mean(scene.localSky);
   const raw = to.map((v, c) => 1 + amount * 0.5 * (v / Math.max(1e-6, from[c]!) - 1));
-  const norm = luma709(raw[0]!, raw[1]!, raw[2]!);
+  const norm = luminance(raw[0]!, raw[1]!, raw[2]!);
   const gains = raw.map((g) => Math.min(1.05, Math.max(0.95, g / norm)));
+  const lin = srgb16ToLinearLut();
   for (let i = 0; i < mask.length; i++) {
     const w = 1 - mask[i]!;
     if (w === 0) continue;
-    for (let c = 0; c < 3; c++) data[i * 3 + c] = linearToSrgb16(srgb16ToLinear[data[i * 3 + c]!]! * (1 + (gains[c]! - 1) * w));
+    for (let c = 0; c < 3; c++) data[i * 3 + c] = linearToSrgb16(lin[data[i * 3 + c]!]! * (1 + (gains[c]! - 1) * w));
   }
 }

@@ -1,8 +1,9 @@
 import sharp from 'sharp';
 import type { Image16 } from '../types.js';
-import { assertImage16, image16FromSharp, invalidParameter, sharpFromImage16 } from '../local/image16.js';
-import { smoothstep } from '../local/math.js';
-import { linearToSrgb16, srgb16ToLinear } from '../local/srgb.js';
+import { assertIntegerInRange, invalidParameterError } from '../args.js';
+import { linearToSrgb16, srgb16ToLinearLut } from '../colour.js';
+import { assertImage16, image16FromSharp, sharpFromImage16 } from '../image16.js';
+import { smoothstep } from '../math.js';
 import { GradientNoise } from './noise.js';
 
 /** What a client sees of a sky template. */
@@ -117,7 +118,7 @@ export function builtInSkyTemplates(): SkyTemplateInfo[] {
 /** A built-in template by id. */
 export function builtInSkyTemplate(id: number): ProceduralSkyTemplate {
   const found = BUILT_IN.find((t) => t.id === id);
-  if (!found) throw invalidParameter('template', `a built-in sky template id (${BUILT_IN.map((t) => t.id).join(', ')})`, id);
+  if (!found) throw invalidParameterError('template', `a built-in sky template id (${BUILT_IN.map((t) => t.id).join(', ')})`, id);
   return found;
 }
 
@@ -125,7 +126,7 @@ export function builtInSkyTemplate(id: number): ProceduralSkyTemplate {
 export function resolveSkyTemplate(template: number | SkyTemplate): SkyTemplate {
   if (typeof template === 'number') return builtInSkyTemplate(template);
   if (template === null || typeof template !== 'object' || (template.origin !== 'procedural' && template.origin !== 'image')) {
-    throw invalidParameter('template', 'a built-in sky template id or a SkyTemplate', template);
+    throw invalidParameterError('template', 'a built-in sky template id or a SkyTemplate', template);
   }
   if (template.origin === 'image') assertImage16(template.image, 'template.image');
   return template;
@@ -134,7 +135,10 @@ export function resolveSkyTemplate(template: number | SkyTemplate): SkyTemplate 
 /** Procedural skies are drawn at most this large and scaled up: they are smooth, and drawing costs per pixel. */
 const DRAW_EDGE = 1024;
 
-const linear = (c: Rgb): [number, number, number] => [srgb16ToLinear[c[0] * 257]!, srgb16ToLinear[c[1] * 257]!, srgb16ToLinear[c[2] * 257]!];
+function linear(c: Rgb): [number, number, number] {
+  const lin = srgb16ToLinearLut();
+  return [lin[c[0] * 257]!, lin[c[1] * 257]!, lin[c[2] * 257]!];
+}
 
 /** Draws a recipe at exactly width × height, in linear light, and encodes it. */
 function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
@@ -191,12 +195,6 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
   return { width, height, data };
 }
 
-function assertSize(width: unknown, height: unknown): void {
-  for (const [name, value] of [['width', width], ['height', height]] as const) {
-    if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > 65535) throw invalidParameter(name, 'an integer between 1 and 65535', value);
-  }
-}
-
 /**
  * The template as a width × height sky, horizon at the bottom edge. Procedural skies are
  * drawn for that frame (at most DRAW_EDGE and scaled up); image skies are scaled to cover
@@ -204,7 +202,8 @@ function assertSize(width: unknown, height: unknown): void {
  */
 export async function renderSkyTemplate(template: number | SkyTemplate, width: number, height: number): Promise<Image16> {
   const resolved = resolveSkyTemplate(template);
-  assertSize(width, height);
+  assertIntegerInRange(width, 'width', 1, 65535);
+  assertIntegerInRange(height, 'height', 1, 65535);
   if (resolved.origin === 'image') {
     return image16FromSharp(sharpFromImage16(resolved.image).resize(width, height, { fit: 'cover', position: 'bottom' }));
   }
@@ -222,15 +221,15 @@ const IMAGE_EDGE = 4096;
  * The photo should be sky only, horizon at the bottom edge. Ids 1..4 belong to the built-in templates.
  */
 export async function skyTemplateFromImage(buffer: Buffer, info: { id: number; name: string; isDefault?: boolean }): Promise<ImageSkyTemplate> {
-  if (!Buffer.isBuffer(buffer) || buffer.length === 0) throw invalidParameter('buffer', 'a non-empty Buffer of an image file', buffer);
-  if (info === null || typeof info !== 'object') throw invalidParameter('info', 'an object with id and name', info);
+  if (!Buffer.isBuffer(buffer) || buffer.length === 0) throw invalidParameterError('buffer', 'a non-empty Buffer of an image file', buffer);
+  if (info === null || typeof info !== 'object') throw invalidParameterError('info', 'an object with id and name', info);
   if (!Number.isInteger(info.id) || info.id < 1 || BUILT_IN.some((t) => t.id === info.id)) {
-    throw invalidParameter('info.id', `a positive integer other than the built-in ids ${BUILT_IN.map((t) => t.id).join(', ')}`, info.id);
+    throw invalidParameterError('info.id', `a positive integer other than the built-in ids ${BUILT_IN.map((t) => t.id).join(', ')}`, info.id);
   }
-  if (typeof info.name !== 'string' || info.name.trim() === '') throw invalidParameter('info.name', 'a non-empty string', info.name);
-  if (info.isDefault !== undefined && typeof info.isDefault !== 'boolean') throw invalidParameter('info.isDefault', 'a boolean', info.isDefault);
+  if (typeof info.name !== 'string' || info.name.trim() === '') throw invalidParameterError('info.name', 'a non-empty string', info.name);
+  if (info.isDefault !== undefined && typeof info.isDefault !== 'boolean') throw invalidParameterError('info.isDefault', 'a boolean', info.isDefault);
   const image = await image16FromSharp(sharp(buffer).rotate().resize(IMAGE_EDGE, IMAGE_EDGE, { fit: 'inside', withoutEnlargement: true }));
-  if (image.width < 320 || image.height < 120) throw invalidParameter('buffer', 'an image at least 320 × 120 pixels', `${image.width} × ${image.height}`);
+  if (image.width < 320 || image.height < 120) throw invalidParameterError('buffer', 'an image at least 320 × 120 pixels', `${image.width} × ${image.height}`);
   return { id: info.id, name: info.name, isDefault: info.isDefault ?? false, origin: 'image', image };
 }
 

@@ -3,7 +3,7 @@
  * original, so edges and texture stay. It runs on the decoded image, before tone curves
  * stretch the noise, as raw converters denoise scene data.
  */
-import sharp from 'sharp';
+import { image16FromSharp, sharpFromImage16 } from '../image16.js';
 import type { Image16 } from '../types.js';
 
 /** A denoised copy; amount 0..100 (0 returns the input itself). */
@@ -11,9 +11,7 @@ export async function reduceNoise(image: Image16, amount: number): Promise<Image
   if (amount <= 0) return image;
   const { width, height, data } = image;
   const sigma = 0.6 + (1.4 * amount) / 100;
-  const blurred = await sharp(data, { raw: { width, height, channels: 3 } }).blur(sigma).toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer();
-  const bytes = blurred.byteOffset % 2 === 0 ? blurred : Buffer.from(blurred);
-  const out = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2);
+  const out = (await image16FromSharp(sharpFromImage16(image).blur(sigma))).data;
   // Differences below the threshold are taken for noise; larger ones for edges and texture.
   const threshold = 300 + (2200 * amount) / 100;
   const inv = 1 / (threshold * threshold);

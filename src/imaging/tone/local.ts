@@ -6,7 +6,9 @@
  * bilinearly (the "fast guided filter"), so edges stay sharp at full resolution.
  */
 import { LUMA_B, LUMA_G, LUMA_R } from '../colour.js';
-import { boxMean, type LinearImage } from './preview.js';
+import { greyGuidedCoefficients } from '../filters/guided.js';
+import { smoothstep } from '../math.js';
+import type { LinearImage } from './preview.js';
 
 export interface LocalToneSliders {
   highlights: number;
@@ -32,11 +34,6 @@ const BASE_MAX = 4;
 const TABLE_SIZE = 1024;
 /** Range smoothing of the guided filter, in (sqrt-luminance)²: edges above ~0.1 survive. */
 const EPSILON = 0.01;
-
-function smoothstep(e0: number, e1: number, x: number): number {
-  const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
-  return t * t * (3 - 2 * t);
-}
 
 export function hasLocalTone(s: LocalToneSliders): boolean {
   return s.highlights !== 0 || s.shadows !== 0 || s.clarity !== 0;
@@ -66,25 +63,11 @@ export function buildLocalTone(preview: LinearImage, s: LocalToneSliders): Local
   const { width, height, data } = preview;
   const n = width * height;
   const guide = new Float32Array(n);
-  const guide2 = new Float32Array(n);
   for (let i = 0; i < n; i++) {
     const y = LUMA_R * data[i * 3]! + LUMA_G * data[i * 3 + 1]! + LUMA_B * data[i * 3 + 2]!;
-    const l = Math.sqrt(y > 0 ? y : 0);
-    guide[i] = l;
-    guide2[i] = l * l;
+    guide[i] = Math.sqrt(y > 0 ? y : 0);
   }
-  const r = Math.max(2, Math.round(Math.max(width, height) / 40));
-  const mean = boxMean(guide, width, height, r);
-  const mean2 = boxMean(guide2, width, height, r);
-  const a = new Float32Array(n);
-  const b = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const m = mean[i]!;
-    const variance = Math.max(0, mean2[i]! - m * m);
-    const ai = variance / (variance + EPSILON);
-    a[i] = ai;
-    b[i] = m - ai * m;
-  }
+  const { a, b } = greyGuidedCoefficients(guide, guide, width, height, Math.max(2, Math.round(Math.max(width, height) / 40)), EPSILON);
   const stops = localToneStops(s);
   const gain = new Float32Array(TABLE_SIZE + 1);
   const boost = s.clarity !== 0 ? new Float32Array(TABLE_SIZE + 1) : null;
@@ -94,5 +77,5 @@ export function buildLocalTone(preview: LinearImage, s: LocalToneSliders): Local
     // Clarity acts on mid-tones, fading out towards black and white.
     if (boost) boost[i] = 0.8 * (s.clarity / 100) * Math.max(0, 1 - ((base - 0.5) / 0.45) ** 2);
   }
-  return { gridWidth: width, gridHeight: height, a: boxMean(a, width, height, r), b: boxMean(b, width, height, r), gain, boost, scale: TABLE_SIZE / BASE_MAX };
+  return { gridWidth: width, gridHeight: height, a, b, gain, boost, scale: TABLE_SIZE / BASE_MAX };
 }

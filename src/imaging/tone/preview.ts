@@ -75,36 +75,3 @@ export function transformLinear(image: LinearImage, m: readonly number[]): void 
     d[i + 2] = m6 * r + m7 * g + m8 * b;
   }
 }
-
-/**
- * Mean over a (2r+1)² window, edges clamped to the window's part inside the image:
- * two running-sum passes, O(1) per pixel whatever the radius.
- */
-export function boxMean(src: Float32Array, width: number, height: number, r: number): Float32Array {
-  const tmp = new Float32Array(width * height);
-  const out = new Float32Array(width * height);
-  for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let sum = 0;
-    for (let x = 0; x <= Math.min(r, width - 1); x++) sum += src[row + x]!;
-    for (let x = 0; x < width; x++) {
-      const lo = x - r;
-      const hi = x + r;
-      tmp[row + x] = sum / (Math.min(width - 1, hi) - Math.max(0, lo) + 1);
-      if (hi + 1 < width) sum += src[row + hi + 1]!;
-      if (lo >= 0) sum -= src[row + lo]!;
-    }
-  }
-  for (let x = 0; x < width; x++) {
-    let sum = 0;
-    for (let y = 0; y <= Math.min(r, height - 1); y++) sum += tmp[y * width + x]!;
-    for (let y = 0; y < height; y++) {
-      const lo = y - r;
-      const hi = y + r;
-      out[y * width + x] = sum / (Math.min(height - 1, hi) - Math.max(0, lo) + 1);
-      if (hi + 1 < height) sum += tmp[(hi + 1) * width + x]!;
-      if (lo >= 0) sum -= tmp[lo * width + x]!;
-    }
-  }
-  return out;
-}

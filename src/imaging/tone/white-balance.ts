@@ -9,7 +9,8 @@
  * colours. A coloured surface only wins when it is common AND its colour lies where real
  * lights lie AND the edges agree. The winner is refined by the mean of the pixels near it.
  */
-import { REFERENCE_WHITE, apply3, invert3, mired, whiteBalanceMatrix, whiteFromIlluminant } from '../colour.js';
+import { REFERENCE_WHITE, mired, whiteBalanceMatrix, whiteFromIlluminant } from '../colour.js';
+import { applyToVector, invert } from '../matrix.js';
 import type { LinearImage } from './preview.js';
 
 /** Log-chromaticity histogram: ln(r/g) and ln(b/g) over ±RANGE in BINS² cells. */
@@ -46,7 +47,7 @@ export interface WhiteEstimate {
 
 /** The chromaticity in log space that a neutral surface has under the light (temperature, tint). */
 function lightChroma(temperature: number, tint: number): [number, number] {
-  const [r, g, b] = apply3(invert3(whiteBalanceMatrix(temperature, tint)), [1, 1, 1]);
+  const [r, g, b] = applyToVector(invert(whiteBalanceMatrix(temperature, tint)), [1, 1, 1]);
   return [Math.log(r / g), Math.log(b / g)];
 }
 

@@ -1,7 +1,7 @@
 /**
  * Mean over a (2r+1)² window of a single-channel float image, by running sums in two
  * separable passes, so the cost does not depend on r. Windows are clipped at the borders
- * and divided by the pixels they actually cover.
+ * and divided by the pixels they actually cover. out may be src: the first pass reads it whole.
  */
 export function boxMean(src: Float32Array, width: number, height: number, radius: number, out = new Float32Array(width * height)): Float32Array {
   const rows = new Float32Array(width * height);

@@ -1,0 +1,59 @@
+/**
+ * The Image16 itself: its argument check, its way into and out of sharp at full 16-bit
+ * precision, and resizing.
+ */
+import sharp, { type Sharp } from 'sharp';
+import { invalidParameterError } from './args.js';
+import type { Image16 } from './types.js';
+
+/** Throws unless size has positive integer width and height. */
+export function assertImageSize(size: unknown, name: string): asserts size is { width: number; height: number } {
+  if (typeof size !== 'object' || size === null) throw invalidParameterError(name, 'an object with width and height', size);
+  const { width, height } = size as { width?: unknown; height?: unknown };
+  if (!Number.isInteger(width) || (width as number) < 1) throw invalidParameterError(`${name}.width`, 'a positive integer', width);
+  if (!Number.isInteger(height) || (height as number) < 1) throw invalidParameterError(`${name}.height`, 'a positive integer', height);
+}
+
+/** Throws unless image is a well-formed Image16: positive integer size, a Uint16Array of width × height × 3 values. */
+export function assertImage16(image: unknown, name = 'image'): asserts image is Image16 {
+  if (typeof image !== 'object' || image === null) throw invalidParameterError(name, 'an Image16 {width, height, data}', image);
+  assertImageSize(image, name);
+  const { width, height, data } = image as Image16;
+  if (!(data instanceof Uint16Array)) throw invalidParameterError(`${name}.data`, 'a Uint16Array', data);
+  if (data.length !== width * height * 3) throw invalidParameterError(`${name}.data.length`, `${width * height * 3} (width x height x 3)`, data.length);
+}
+
+/** A sharp pipeline reading the image as raw 16-bit RGB. */
+export function sharpFromImage16(image: Image16): Sharp {
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
+}
+
+/**
+ * Runs a sharp pipeline to an Image16. The 16-bit colourspace must be named: without it
+ * libvips rescales the samples to 8 bits on output.
+ */
+export async function image16FromSharp(pipeline: Sharp): Promise<Image16> {
+  const { data, info } = await pipeline.removeAlpha().toColourspace('rgb16').raw({ depth: 'ushort' }).toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`libvips returned ${info.channels} channels, expected 3`);
+  // A Uint16Array view needs an even byte offset; libvips' buffers nearly always have one, else copy.
+  const bytes = data.byteOffset % 2 === 0 ? data : Buffer.from(data);
+  return { width: info.width, height: info.height, data: new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length / 2) };
+}
+
+/** The size whose long edge is at most longEdge, aspect kept; never larger than the input. */
+export function sizeForLongEdge(width: number, height: number, longEdge: number): { width: number; height: number } {
+  const scale = Math.min(1, longEdge / Math.max(width, height));
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+/** Resamples to width × height with libvips' Lanczos-3, at 16 bits; the image itself when the size is its own. */
+export async function resizeImage16(image: Image16, width: number, height: number): Promise<Image16> {
+  if (width === image.width && height === image.height) return image;
+  return image16FromSharp(sharpFromImage16(image).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }));
+}
+
+/** A copy whose long edge is at most longEdge (resizeImage16 at sizeForLongEdge); the image itself when it is no larger. */
+export function shrinkToLongEdge(image: Image16, longEdge: number): Promise<Image16> {
+  const size = sizeForLongEdge(image.width, image.height, longEdge);
+  return resizeImage16(image, size.width, size.height);
+}
