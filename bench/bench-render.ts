@@ -30,6 +30,7 @@ export const runRenderBench: SectionRunner = async () => {
   }
   const floor = await measure('floor', file);
   const auto = await measure('auto', file);
+  const tools = await measure('tools', file);
   const full = await measure('full', file);
   const row = (name: string, m: typeof floor) => [
     name,
@@ -39,16 +40,21 @@ export const runRenderBench: SectionRunner = async () => {
     Object.entries(m.stages).map(([k, v]) => `${k} ${v}`).join(', '),
   ];
   const ratio = auto.seconds / floor.seconds;
-  const rss = Math.max(auto.peakRssMiB ?? 0, full.peakRssMiB ?? 0);
+  const rss = Math.max(auto.peakRssMiB ?? 0, tools.peakRssMiB ?? 0, full.peakRssMiB ?? 0);
   return {
     title: `Render speed: 18 MP JPEG (${WIDTH}×${HEIGHT}, q90), median of ${RUNS} child runs`,
     columns: ['pipeline', 'wall s', '× floor', 'peak RSS MiB', 'stages (ms, in-process)'],
-    rows: [row('sharp decode + encode (floor)', floor), row('ours: decode + estimate + render + encode', auto), row('ours, every render slider on', full)],
+    rows: [
+      row('sharp decode + encode (floor)', floor),
+      row('ours: decode + automatic edit (estimate, render) + encode', auto),
+      row('ours, + perspective correction, sky replacement, window pull', tools),
+      row('ours, automatic edit with every render slider on', full),
+    ],
     notes: [
-      `Target: ours ≤ 3 × the floor — measured ${fixed(ratio)} ×, ${ratio <= 3 ? 'met' : 'NOT met'}; peak RSS ≤ 1024 MiB — measured ${fixed(rss, 0)} MiB, ${rss <= 1024 ? 'met' : 'NOT met'}.`,
-      'Estimate runs with every edit option on; the stages other helpers own (perspective, sky, window pull) are not in render yet, so they cost nothing here.',
+      `Target: the automatic edit ≤ 3 × the floor — measured ${fixed(ratio)} ×, ${ratio <= 3 ? 'met' : 'NOT met'}; peak RSS ≤ 1024 MiB — measured ${fixed(rss, 0)} MiB, ${rss <= 1024 ? 'met' : 'NOT met'}.`,
+      'The automatic edit is exposure, white balance, tone and colour (what every edit gets); the tools row adds the detectors and full-size composites that options ask for.',
       '"Every render slider on" adds straighten, highlights/shadows/clarity (local tone), vibrance, sharpening and noise reduction to the automatic settings.',
-      'Wall times include Node start-up (~50 ms) in every child; the machine is shared, so compare the ratio, not the seconds.',
+      'Our decode and encode are the service\'s own (16-bit working image, metadata kept). Wall times include Node start-up (~50 ms) in every child; compare the ratios.',
     ],
   };
 };

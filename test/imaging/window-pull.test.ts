@@ -133,6 +133,16 @@ describe('windowMask', () => {
     assert.ok(roomPixels(10).every((i) => mask[i] === 0), 'the room is outside it');
   });
 
+  it('takes no bright sky along the top of an outdoor photo for a window', async () => {
+    // A blown-white sky over a darker facade: bright, clipped and darker around, but no window.
+    const width = 240;
+    const height = 160;
+    const data = new Uint16Array(width * height * 3);
+    for (let i = 0; i < width * height; i++) data.fill(Math.floor(i / width) < 60 ? 65535 : 26000, i * 3, i * 3 + 3);
+    const { windows } = await windowMask({ width, height, data });
+    assert.equal(windows.length, 0);
+  });
+
   it('finds no window in a room without blown highlights', async () => {
     const { windows, mask } = await windowMask(expose(radiance(0.3, 0.6), 1));
     assert.equal(windows.length, 0);

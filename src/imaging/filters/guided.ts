@@ -7,7 +7,7 @@
  * local-tone base layer) and a colour guide (sky and window masks) are both here.
  */
 import { axisTaps } from '../local/bilinear.js';
-import type { Image16 } from '../types.js';
+import type { Box, Image16 } from '../types.js';
 import { boxMean } from './box.js';
 
 /** The window-averaged coefficients of a grey-guided filter: output = a·guide + b. */
@@ -135,8 +135,13 @@ export function guidedFilterCoefficients(guide: Float32Array, p: Float32Array, w
 }
 
 /** Evaluates the filter on the full-size image: bilinearly upsampled a, b against the full-resolution guide; output clamped to 0..1. */
-export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image: Image16): Float32Array {
+export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image: Image16, region?: Box): Float32Array {
   const { width, height, data } = image;
+  // Only the region is computed (the rest stays 0): a small mask need not cost a full-size pass.
+  const x0 = region ? Math.max(0, region.x) : 0;
+  const y0 = region ? Math.max(0, region.y) : 0;
+  const x1 = region ? Math.min(width, region.x + region.width) : width;
+  const y1 = region ? Math.min(height, region.y + region.height) : height;
   const cw = coefficients.width;
   const { a, b } = coefficients;
   const xs = axisTaps(width, cw);
@@ -145,13 +150,13 @@ export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image:
   // One row of (a_r, a_g, a_b, b) interpolated vertically, then two taps per pixel along it.
   const row = new Float32Array(cw * 4);
   const scale = 1 / 65535;
-  for (let y = 0; y < height; y++) {
+  for (let y = y0; y < y1; y++) {
     const r0 = ys.lo[y]! * cw, r1 = ys.hi[y]! * cw, ty = ys.t[y]!;
     for (let x = 0; x < cw; x++) {
       for (let c = 0; c < 3; c++) row[x * 4 + c] = a[(r0 + x) * 3 + c]! + (a[(r1 + x) * 3 + c]! - a[(r0 + x) * 3 + c]!) * ty;
       row[x * 4 + 3] = b[r0 + x]! + (b[r1 + x]! - b[r0 + x]!) * ty;
     }
-    for (let x = 0; x < width; x++) {
+    for (let x = x0; x < x1; x++) {
       const lo = xs.lo[x]! * 4, hi = xs.hi[x]! * 4, tx = xs.t[x]!;
       const p = (y * width + x) * 3;
       let q = row[lo + 3]! + (row[hi + 3]! - row[lo + 3]!) * tx;

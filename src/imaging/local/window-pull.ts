@@ -29,6 +29,8 @@ const MIN_AREA = 0.001;
 const MAX_AREA = 0.5;
 const MIN_FILL = 0.5;
 const MIN_RING_DROP = 0.15;
+/** A bright region along the top edge wider than this share of the frame is an outdoor sky, not a window. */
+const MAX_TOP_EDGE_WIDTH = 0.4;
 
 /** Bounded, rectangular-ish bright regions of the analysis copy with blown cores: 1 inside, per pixel, and their boxes there. */
 function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } {
@@ -72,6 +74,7 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
   for (let k = 0; k < count; k++) {
     const w = maxX[k]! - minX[k]! + 1, h = maxY[k]! - minY[k]! + 1;
     if (area[k]! < MIN_AREA * n || area[k]! > MAX_AREA * n || area[k]! < MIN_FILL * w * h || blownArea[k]! < MIN_BLOWN * area[k]!) continue;
+    if (minY[k] === 0 && w > MAX_TOP_EDGE_WIDTH * width) continue;
     // The ring: what lies around the region within a quarter of its size, inside the frame.
     const margin = Math.max(2, Math.round(0.25 * Math.min(w, h)));
     let ring = 0, ringCount = 0;
@@ -91,6 +94,19 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
   return { inside, boxes };
 }
 
+/**
+ * The bounds of all windows with a margin (an eighth of the frame's short side) beyond
+ * which their soft mask has fallen to 0: the only part full-size work needs to touch.
+ */
+function around(windows: Box[], width: number, height: number): Box {
+  const margin = Math.ceil(Math.min(width, height) / 8);
+  const x = Math.max(0, Math.min(...windows.map((w) => w.x)) - margin);
+  const y = Math.max(0, Math.min(...windows.map((w) => w.y)) - margin);
+  const right = Math.min(width, Math.max(...windows.map((w) => w.x + w.width)) + margin);
+  const bottom = Math.min(height, Math.max(...windows.map((w) => w.y + w.height)) + margin);
+  return { x, y, width: right - x, height: bottom - y };
+}
+
 /** The windows at full size, and at analysis size as a 0/1 map (p). */
 function findWindows(image: Image16, copy: AnalysisCopy): WindowMaskResult & { p: Float32Array } {
   const { inside, boxes } = blownWindows(copy);
@@ -105,7 +121,7 @@ function findWindows(image: Image16, copy: AnalysisCopy): WindowMaskResult & { p
     const x = Math.floor(b.x * sx), y = Math.floor(b.y * sy);
     return { x, y, width: Math.min(width, Math.ceil((b.x + b.width) * sx)) - x, height: Math.min(height, Math.ceil((b.y + b.height) * sy)) - y };
   });
-  return { mask: applyGuidedCoefficients(coefficients, image), width, height, windows, p };
+  return { mask: applyGuidedCoefficients(coefficients, image, around(windows, width, height)), width, height, windows, p };
 }
 
 /** Finds blown-out windows: near-clipped, bright regions, rectangular-ish and darker around. */
@@ -194,7 +210,7 @@ export async function windowPull(image: Image16, strength: number, options: { da
     }
     return { width, height, data };
   }
-  compressWindowHighlights(image, data, mask, copy, s);
+  compressWindowHighlights(image, data, mask, around(windows, width, height), copy, s);
   return { width, height, data };
 }
 
@@ -204,8 +220,8 @@ export async function windowPull(image: Image16, strength: number, options: { da
  * to it); in the windows the base comes down by up to 20 % · s and the detail is raised
  * to the power 1 + s, chroma kept.
  */
-function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, copy: AnalysisCopy, s: number): void {
-  const base = applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image);
+function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, region: Box, copy: AnalysisCopy, s: number): void {
+  const base = applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image, region);
   const lin = srgb16ToLinearLut();
   for (let i = 0; i < mask.length; i++) {
     const w = mask[i]!;
