@@ -20,20 +20,6 @@ function makeUploadFile(dir: string): string {
   return file;
 }
 
-function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = pattern.exec(output);
-      if (match) resolve(match);
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited with ${code}: ${output.slice(-2000)}`)));
-  });
-}
-
 /** Peak resident set (VmHWM) of a running process, in MiB. */
 function peakRssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -54,12 +40,29 @@ async function curlPut(file: string, url: string): Promise<number> {
 
 async function startRetouch(dir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
   const main = path.join(projectRoot, 'dist', 'src', 'main.js');
-  const env = { ...process.env, DATA_DIR: path.join(dir, 'retouch'), PORT: '0', LOG_LEVEL: 'info' };
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  // Quiet logs, as a production server under load would run; readiness comes from /healthz.
+  const env = { ...process.env, DATA_DIR: path.join(dir, 'retouch'), PORT: String(port), LOG_LEVEL: 'warn' };
   const created = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString();
   const apiKey = created.trimEnd().split('\n').pop()!;
-  const child = spawn(process.execPath, [main, 'serve'], { env });
-  const [, url] = await waitForLine(child, /retouch listening on (http:\/\/[\d.:]+)/);
-  return { child, url: url!, apiKey };
+  const child = spawn(process.execPath, [main, 'serve'], { env, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(`${url}/healthz`);
+  return { child, url, apiKey };
+}
+
+/** Resolves once something answers HTTP at url. */
+async function waitUntilUp(url: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
 }
 
 async function startNginx(dir: string): Promise<{ child: ChildProcess; url: string }> {
@@ -92,15 +95,8 @@ http {
 `,
   );
   const child = spawn('nginx', ['-c', conf, '-g', 'daemon off;'], { stdio: 'ignore' });
-  for (let i = 0; i < 50; i++) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/`);
-      return { child, url: `http://127.0.0.1:${port}` };
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  throw new Error('nginx did not start');
+  await waitUntilUp(`http://127.0.0.1:${port}/`);
+  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 /**

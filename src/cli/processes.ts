@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { pino } from 'pino';
+import { type Config, loadConfig } from '../config.js';
+import { startWorkers } from '../jobs/workers.js';
+import { startServer } from '../server.js';
+import { createServices } from '../services.js';
+
+/** Stops cleanly on SIGINT and SIGTERM. */
+function onSignals(stop: (signal: string) => Promise<void>): void {
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+async function serve(config: Config): Promise<void> {
+  const server = await startServer(config);
+  const demoKey = await server.services.accounts.ensureDemo();
+  if (demoKey) {
+    const file = path.join(config.dataDir, 'demo-api-key.txt');
+    fs.writeFileSync(file, `${demoKey}\n`, { mode: 0o600 });
+    // Printed once, to the terminal only: the key never goes through the logger.
+    process.stdout.write(`\nCreated account "demo". Its API key (also in ${file}):\n${demoKey}\n\n`);
+  }
+  server.app.log.info(`retouch listening on ${server.url} (database: ${server.services.db.engine}, data: ${config.dataDir})`);
+  onSignals(async (signal) => {
+    server.app.log.info(`${signal}: shutting down`);
+    await server.close();
+    process.exit(0);
+  });
+}
+
+/** A process that runs queued jobs only, beside any number of `serve` processes sharing the database. */
+async function work(config: Config): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  const services = await createServices(config);
+  const workers = await startWorkers(services, log);
+  log.info(`retouch worker running (database: ${services.db.engine}, imaging threads: ${config.imagingThreads})`);
+  onSignals(async (signal) => {
+    log.info(`${signal}: finishing the jobs in hand`);
+    await workers.stop();
+    await services.close();
+    process.exit(0);
+  });
+}
+
+export function processCommands(program: Command): void {
+  program
+    .command('serve')
+    .description('serve the API (configuration from the environment; see README)')
+    .action(() => serve(loadConfig()));
+  program
+    .command('worker')
+    .description('run queued jobs (edits, callbacks) without serving the API; same configuration as serve')
+    .action(() => work(loadConfig()));
+}
