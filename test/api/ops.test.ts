@@ -20,6 +20,7 @@ for (const engine of await testEngines()) {
       assert.match(String(res.headers['content-type']), /text\/plain/);
       assert.match(res.text, /http_request_duration_seconds_count\{route="\/v1\/i2i\/projects",method="GET",status="200"\}/);
       assert.match(res.text, /process_resident_memory_bytes/);
+      assert.match(res.text, /retouch_jobs\{state="queued"\} \d+/, 'the job backlog');
     });
 
     test('/openapi.json is OpenAPI 3.1.0, version 0.1.0, documenting the /v1 routes and their security', async () => {

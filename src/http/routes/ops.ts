@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { sql } from 'kysely';
 import type { Services } from '../../services.js';
-import { metricsRegistry } from '../metrics.js';
+import { jobsGauge, metricsRegistry } from '../metrics.js';
 
 /** For operators: liveness with a database round trip, Prometheus metrics, the OpenAPI document. */
 export const opsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -16,6 +16,8 @@ export const opsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    const counts = await services.queue.counts();
+    for (const state of ['queued', 'running', 'done', 'failed']) jobsGauge.set({ state }, counts[state] ?? 0);
     reply.header('content-type', metricsRegistry.contentType);
     return metricsRegistry.metrics();
   });
