@@ -66,22 +66,19 @@ export class DeliveriesService {
    */
   async thumbnailLinks(project: Project, kind: OutputKind): Promise<ThumbnailEntry[]> {
     const outputs = await this.delivered(project, kind);
-    const stale: Output[] = [];
+    const stale: { output: Output; etag: string | undefined }[] = [];
     const entries = await Promise.all(
       outputs.map(async (o) => {
         const current = await this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name));
         const fresh = current !== null && o.thumbnail_of === current.etag;
-        if (!fresh) stale.push(o);
+        if (!fresh) stale.push({ output: o, etag: current?.etag });
         const key = fresh ? storageKeys.thumbnail(project.uuid, o.kind, o.file_name) : storageKeys.output(project.uuid, o.kind, o.file_name);
         return { file_name: o.file_name, is_thumbnail: fresh, thumbnail_link: await this.blobs.presignGet(key) };
       }),
     );
     if (stale.length > 0) {
       // The key names the replaced version: one thumbnail job per version, however often the list is read.
-      const versions = await Promise.all(stale.map((o) => this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name))));
-      await this.queue.enqueue(
-        stale.map((o, i) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${o.id}:${versions[i]?.etag}`, payload: { outputId: o.id } })),
-      );
+      await this.queue.enqueue(stale.map(({ output, etag }) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${output.id}:${etag}`, payload: { outputId: output.id } })));
       this.wake();
     }
     return entries;
