@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
+import type { PostOptions } from '../imaging/post.js';
 import type { Account, Output, Profile, Project, ProjectState } from '../db/schema.js';
 import type { BlobStore } from '../storage/blob-store.js';
 import type { BatchService, DevelopedOutput, StageName } from './batch.js';
@@ -41,16 +42,6 @@ export interface ProfileEditRequest extends ProfileEditOptions {
   callback_url: string | null;
 }
 
-/** Post-editing of the exported JPEGs (docs/profile-flow.md). */
-export interface PostEditOptions {
-  resize_long_edge: number | null;
-  output_format: 'JPEG' | 'PNG' | 'TIFF' | 'WEBP';
-  quality: number;
-  watermark: { text: string; position: 'bottom_right' | 'bottom_left' | 'top_right' | 'top_left' | 'center'; opacity: number } | null;
-  strip_metadata: boolean;
-  color_space: 'sRGB' | 'DISPLAY_P3';
-}
-
 export const ACCEPTED = {
   edit: 'The project was submitted for editing.',
   export: 'The project was submitted for export.',
@@ -64,7 +55,7 @@ export interface ProfileDeveloper {
   /** Renders settings at full resolution to a JPEG. */
   export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput>;
   /** Resizes, watermarks, converts an exported JPEG. */
-  post(bytes: Buffer, options: PostEditOptions): Promise<DevelopedOutput>;
+  post(bytes: Buffer, options: PostOptions): Promise<DevelopedOutput>;
 }
 
 /** The status vocabulary of the profile flow's status endpoints and project items. */
@@ -83,7 +74,7 @@ export function stageStatus(state: ProjectState | null): StageStatus {
   }
 }
 
-const EXTENSIONS: Record<PostEditOptions['output_format'], string> = { JPEG: '.jpg', PNG: '.png', TIFF: '.tif', WEBP: '.webp' };
+const EXTENSIONS: Record<PostOptions['format'], string> = { JPEG: '.jpg', PNG: '.png', TIFF: '.tif', WEBP: '.webp' };
 
 /**
  * The profile-based flow: edit (settings → XMP sidecars and previews), export (settings →
@@ -110,7 +101,7 @@ export class ProfileEditingService {
       kind: 'post',
       column: 'post_state',
       notifies: false,
-      plan: (p) => this.planFrom(p, 'export', () => EXTENSIONS[postOptionsOf(p).output_format]),
+      plan: (p) => this.planFrom(p, 'export', () => EXTENSIONS[postOptionsOf(p).format]),
       develop: (p, o) => this.developPost(p, o),
     });
   }
@@ -151,7 +142,7 @@ export class ProfileEditingService {
   }
 
   /** Post-editing needs a completed export; a new request with other options replaces the previous results. */
-  async submitPost(project: Project, options: PostEditOptions): Promise<string> {
+  async submitPost(project: Project, options: PostOptions): Promise<string> {
     if (project.export_state !== 'completed') throw new InvalidRequest('The project has not been exported yet: post-editing works on the exported images.');
     const started = await this.deps.batches.start(project, 'post', [null, 'completed', 'failed'], { post_options: JSON.stringify(options) });
     if (!started) throw new InvalidRequest('Post-editing of this project is already under way.');
@@ -221,8 +212,8 @@ function editOptionsOf(project: Project): ProfileEditOptions {
   return JSON.parse(project.options) as ProfileEditOptions;
 }
 
-function postOptionsOf(project: Project): PostEditOptions {
-  return JSON.parse(project.post_options!) as PostEditOptions;
+function postOptionsOf(project: Project): PostOptions {
+  return JSON.parse(project.post_options!) as PostOptions;
 }
 
 const TOOL_OPTIONS = [

@@ -4,7 +4,8 @@ import type { CopilotDeveloper, VersionState } from '../domain/copilot/copilot.j
 import type { CopilotDelta } from '../domain/copilot/instructions/index.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
 import type { FrameInfo, SourceFrame } from '../domain/photo-plan.js';
-import type { PostEditOptions, ProfileDeveloper, ProfileEditOptions } from '../domain/profile-editing.js';
+import type { ProfileDeveloper, ProfileEditOptions } from '../domain/profile-editing.js';
+import type { PostOptions } from '../imaging/post.js';
 import type { SkySource } from '../domain/sky-templates.js';
 import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
 import { asBuffer, ownBytes } from './transfer.js';
@@ -86,7 +87,7 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
     return developed(await this.run('exportPhoto', { frames: f, settings: job.settings, sky: s }, ImagingPool.movable(f, s)));
   }
 
-  async post(bytes: Buffer, options: PostEditOptions): Promise<DevelopedOutput> {
+  async post(bytes: Buffer, options: PostOptions): Promise<DevelopedOutput> {
     const own = ownBytes(bytes);
     return developed(await this.run('postEdit', { bytes: own, options }, [own]));
   }

@@ -5,14 +5,14 @@
  */
 import { applyCopilotDelta, type CopilotDelta, detectorsNeeded } from '../domain/copilot/instructions/index.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
-import type { PostEditOptions, ProfileEditOptions } from '../domain/profile-editing.js';
+import type { ProfileEditOptions } from '../domain/profile-editing.js';
 import { decodeImage } from '../imaging/decode.js';
 import { type Developed, developFinished, developSidecar, developWithSettings, type SourceFrame, sourceImage } from '../imaging/develop.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
 import type { EstimateOptions } from '../imaging/estimate.js';
 import { detectPerspective, detectStraighten } from '../imaging/geometry/index.js';
 import { readMetadata } from '../imaging/metadata.js';
-import { postEdit as post } from '../imaging/post.js';
+import { type PostOptions, postEdit as post } from '../imaging/post.js';
 import { render, type RenderContext } from '../imaging/render.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
 import { type SkyTemplate, skyTemplateFromImage, skyTemplatePreview } from '../imaging/sky/templates.js';
@@ -99,16 +99,8 @@ export async function exportPhoto(input: { frames: FrameBytes[]; settings: Devel
   return developWithSettings(frames(input.frames), input.settings, await skyContext(input.sky));
 }
 
-export async function postEdit(input: { bytes: Uint8Array; options: PostEditOptions }): Promise<Developed> {
-  const { options } = input;
-  const bytes = await post(asBuffer(input.bytes), {
-    resizeLongEdge: options.resize_long_edge,
-    format: options.output_format,
-    quality: options.quality,
-    watermark: options.watermark,
-    stripMetadata: options.strip_metadata,
-    colorSpace: options.color_space === 'DISPLAY_P3' ? 'DISPLAY_P3' : 'sRGB',
-  });
+export async function postEdit(input: { bytes: Uint8Array; options: PostOptions }): Promise<Developed> {
+  const bytes = await post(asBuffer(input.bytes), input.options);
   const preview = await decodeImage(bytes, { maxLongEdge: 1024 });
   return { bytes, thumbnail: await encodeThumbnail(preview.image) };
 }

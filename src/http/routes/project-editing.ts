@@ -105,12 +105,12 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
     async (request) => {
       const b = request.body;
       const message = await profileEditing.submitPost(await owned(request), {
-        resize_long_edge: b.resize_long_edge ?? null,
-        output_format: b.output_format ?? 'JPEG',
+        resizeLongEdge: b.resize_long_edge ?? null,
+        format: b.output_format ?? 'JPEG',
         quality: b.quality ?? 90,
         watermark: b.watermark ? { text: b.watermark.text, position: b.watermark.position ?? 'bottom_right', opacity: b.watermark.opacity ?? 0.5 } : null,
-        strip_metadata: b.strip_metadata ?? false,
-        color_space: b.color_space ?? 'sRGB',
+        stripMetadata: b.strip_metadata ?? false,
+        colorSpace: b.color_space ?? 'sRGB',
       });
       return { data: { message } };
     },
