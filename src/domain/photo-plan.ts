@@ -81,8 +81,11 @@ export class PhotoPlanner {
   /** The source photos of an output, rotated as the orientations file says. */
   async frames(project: Project, sources: string[]): Promise<SourceFrame[]> {
     const manifest = await this.deps.uploads.readManifest(project, 'orientations');
-    const photos = new Set((await this.deps.repos.files.list(project.id, 'photo')).map((f) => f.file_name));
-    const rotations = manifest !== null ? parseOrientations(manifest, photos) : new Map<string, Rotation>();
+    // The photo list is read only when there is a manifest to check against it.
+    const rotations =
+      manifest !== null
+        ? parseOrientations(manifest, new Set((await this.deps.repos.files.list(project.id, 'photo')).map((f) => f.file_name)))
+        : new Map<string, Rotation>();
     return Promise.all(
       sources.map(async (fileName) => ({
         fileName,
