@@ -4,7 +4,7 @@ import { request } from '../support/http.js';
 import { startTestServer, testEngines } from '../support/server.js';
 
 for (const engine of await testEngines()) {
-  describe(`API conventions (${engine.name})`, async () => {
+  describe(`API conventions (${engine.label})`, async () => {
     const t = await startTestServer(engine);
     const { api } = t;
 

@@ -36,7 +36,7 @@ function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; kill(): Promise<v
 }
 
 for (const engine of await testEngines()) {
-  describe(`durability (${engine.name})`, () => {
+  describe(`durability (${engine.label})`, () => {
     test('a server killed mid-edit finishes the edit after a restart, every photo delivered once and unchanged', async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-durable-'));
       const database = await engine.create();
@@ -49,7 +49,7 @@ for (const engine of await testEngines()) {
         DATA_DIR: dataDir,
         PORT: '0',
         IMAGING_THREADS: '1',
-        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+        ...database.env,
       };
       const { stdout } = await promisify(execFile)(process.execPath, [main, 'accounts', 'create', '--name', 'durable'], { env });
       const apiKey = stdout.trimEnd().split('\n').pop()!;
