@@ -58,6 +58,8 @@ export class UploadsService {
    * so a link used later (S3 cannot refuse it before it expires) changes nothing submitted.
    */
   async seal(project: Project): Promise<void> {
+    // A concurrent submit may have won meanwhile: what it sealed stays as it was.
+    if ((await this.repos.projects.byId(project.id))?.state !== 'created') return;
     const files = new Map((await this.repos.files.list(project.id)).map((f) => [f.file_name, f.role]));
     const uploaded = await this.blobs.list(storageKeys.uploads(project.uuid));
     await Promise.all(

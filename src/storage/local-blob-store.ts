@@ -119,7 +119,13 @@ export class LocalBlobStore implements BlobStore {
       if (!entry.isFile()) continue;
       const file = path.join(entry.parentPath, entry.name);
       const key = path.relative(this.objects, file).split(path.sep).join('/');
-      if (key.startsWith(prefix)) found.set(key, infoOf(await fsp.stat(file)));
+      if (!key.startsWith(prefix)) continue;
+      // A file moved or deleted since the directory was read is simply not listed.
+      const stat = await fsp.stat(file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return null;
+        throw err;
+      });
+      if (stat) found.set(key, infoOf(stat));
     }
     return found;
   }
