@@ -41,6 +41,8 @@ interface Upload {
 }
 
 const MIN_PART_BYTES = 5 * 1024 * 1024;
+/** Sub-resources of S3 this server does not implement: refused rather than mistaken for the plain object or bucket. */
+const UNSUPPORTED = ['acl', 'policy', 'cors', 'tagging', 'versioning', 'versions', 'lifecycle', 'website', 'logging', 'notification', 'replication', 'encryption', 'object-lock', 'retention', 'legal-hold', 'restore', 'select', 'delete', 'attributes'];
 const MAX_SKEW_MS = 15 * 60 * 1000;
 
 class S3Error extends Error {
@@ -318,6 +320,8 @@ export async function startS3Server(): Promise<S3TestServer> {
     const bucket = decodeURIComponent(rawBucket);
     const key = rawKey.map(decodeURIComponent).join('/');
     const method = req.method!;
+    const unsupported = UNSUPPORTED.find((name) => query.has(name));
+    if (unsupported) throw new S3Error(501, 'NotImplemented', `?${unsupported} is not implemented by this test server.`);
 
     if (bucket === '') {
       if (method !== 'GET') throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');

@@ -48,7 +48,7 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-const sqlite: TestEngine = {
+export const sqlite: TestEngine = {
   name: 'sqlite',
   blobs: 'local',
   label: 'sqlite, local',
