@@ -67,7 +67,8 @@ const postgresWithS3: TestEngine = {
     const s3 = await startS3Server();
     s3.createBucket('retouch');
     return {
-      env: { DATABASE_URL: url.toString(), ...s3.env('retouch') },
+      // A key prefix, as an installation sharing its bucket would set.
+      env: { DATABASE_URL: url.toString(), ...s3.env('retouch'), S3_PREFIX: 'retouch-test' },
       drop: async () => {
         await s3.close();
         await adminQuery(`drop database if exists ${name} with (force)`);
