@@ -10,18 +10,18 @@ import { ensureDebianTool, fixed, runMeasured } from './tools.js';
 const FILE_BYTES = 1024 * 1024 * 1024;
 const RUNS = 5;
 
-/** A file of random bytes: incompressible, and written once for both servers. */
-function makeUploadFile(dir: string): string {
+/** A file of random bytes (a multiple of 16 MiB): incompressible, and written once for both servers. */
+export function makeUploadFile(dir: string, bytes = FILE_BYTES): string {
   const file = path.join(dir, 'upload.bin');
   const fd = fs.openSync(file, 'w');
   const chunk = crypto.randomBytes(16 * 1024 * 1024);
-  for (let written = 0; written < FILE_BYTES; written += chunk.length) fs.writeSync(fd, chunk);
+  for (let written = 0; written < bytes; written += chunk.length) fs.writeSync(fd, chunk);
   fs.closeSync(fd);
   return file;
 }
 
 /** Peak resident set (VmHWM) of a running process, in MiB. */
-function peakRssMiB(pid: number): number {
+export function peakRssMiB(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) / 1024;
 }
@@ -33,16 +33,28 @@ async function json(url: string, init: RequestInit): Promise<any> {
 }
 
 /** `curl -T` is the client for both servers, so only the servers differ. */
-async function curlPut(file: string, url: string): Promise<number> {
+export async function curlPut(file: string, url: string): Promise<number> {
   const run = await runMeasured('curl', ['-sS', '--fail', '-o', '/dev/null', '-H', 'Content-Type:', '-T', file, url]);
   return run.seconds;
 }
 
-async function startRetouch(dir: string): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
+/** A new project on the server, and an upload link for one file of it. */
+export async function uploadLinkOf(retouch: { url: string; apiKey: string }, fileName: string): Promise<{ uuid: string; uploadLink: string }> {
+  const headers = { 'x-api-key': retouch.apiKey, 'content-type': 'application/json' };
+  const { project_uuid } = (await json(`${retouch.url}/v1/i2i/projects`, { method: 'POST', headers, body: '{}' })).data;
+  const links = await json(`${retouch.url}/v1/i2i/projects/${project_uuid}/get_temporary_upload_links`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ files_list: [{ file_name: fileName }] }),
+  });
+  return { uuid: project_uuid, uploadLink: links.data.files_list[0].upload_link as string };
+}
+
+export async function startRetouch(dir: string, extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; apiKey: string }> {
   const main = path.join(projectRoot, 'dist', 'src', 'main.js');
   const port = 20000 + Math.floor(Math.random() * 20000);
   // Quiet logs, as a production server under load would run; readiness comes from /healthz.
-  const env = { ...process.env, DATA_DIR: path.join(dir, 'retouch'), PORT: String(port), LOG_LEVEL: 'warn' };
+  const env = { ...process.env, DATA_DIR: path.join(dir, 'retouch'), PORT: String(port), LOG_LEVEL: 'warn', ...extraEnv };
   const created = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString();
   const apiKey = created.trimEnd().split('\n').pop()!;
   const child = spawn(process.execPath, [main, 'serve'], { env, stdio: 'ignore' });
@@ -110,20 +122,13 @@ export async function benchUpload(): Promise<Section> {
   const nginx = await startNginx(dir);
   try {
     const file = makeUploadFile(dir);
-    const headers = { 'x-api-key': retouch.apiKey, 'content-type': 'application/json' };
-    const { project_uuid } = (await json(`${retouch.url}/v1/i2i/projects`, { method: 'POST', headers, body: '{}' })).data;
-    const links = await json(`${retouch.url}/v1/i2i/projects/${project_uuid}/get_temporary_upload_links`, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ files_list: [{ file_name: 'IMG_0001.CR2' }] }),
-    });
-    const uploadLink = links.data.files_list[0].upload_link as string;
+    const { uuid: project_uuid, uploadLink } = await uploadLinkOf(retouch, 'IMG_0001.CR2');
 
     const times = { retouch: [] as number[], nginx: [] as number[] };
     // Each run starts with no earlier copy to free and no dirty pages to write back, so
     // that one run's gigabyte does not slow the next.
     const settle = () => {
-      for (const copy of [path.join(dir, 'retouch', 'blobs', 'objects', 'projects', project_uuid, 'originals', 'IMG_0001.CR2'), path.join(dir, 'nginx', 'www', 'IMG_0001.CR2')]) {
+      for (const copy of [path.join(dir, 'retouch', 'blobs', 'objects', 'projects', project_uuid, 'uploads', 'IMG_0001.CR2'), path.join(dir, 'nginx', 'www', 'IMG_0001.CR2')]) {
         fs.rmSync(copy, { force: true });
       }
       execFileSync('sync');

@@ -2,12 +2,14 @@ import { benchCopilot } from './bench-copilot.js';
 import { benchFlow } from './bench-flow.js';
 import { benchRaw } from './bench-raw.js';
 import { runRenderBench } from './bench-render.js';
+import { benchS3 } from './bench-s3.js';
 import { benchUpload } from './bench-upload.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Speed and memory benchmarks, each against a reference measured in the same run. `npm run bench -- NAME...` runs only those. */
 const sections: [string, SectionRunner][] = [
   ['upload', benchUpload],
+  ['s3', benchS3],
   ['raw', benchRaw],
   ['render', runRenderBench],
   ['flow', benchFlow],

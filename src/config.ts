@@ -27,6 +27,22 @@ export interface Config {
   callbackRetryBaseSeconds: number;
   /** An OpenAI-compatible endpoint that interprets Copilot instructions; the built-in engine when unset. */
   copilotModel: { baseUrl: string; apiKey: string | null; model: string } | null;
+  /** Blobs in an S3 bucket when S3_BUCKET is set; on local disk under DATA_DIR otherwise. */
+  s3: S3Config | null;
+}
+
+/** An S3 bucket (AWS, or an S3-compatible server) holding every blob instead of DATA_DIR. */
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** AWS_ENDPOINT_URL_S3: an S3-compatible server (MinIO, Ceph, R2...); AWS itself when undefined. */
+  endpoint: string | undefined;
+  /** Bucket in the path (http://host/bucket/key) rather than in the host name; most S3-compatible servers need it. */
+  forcePathStyle: boolean;
+  /** Prepended to every key ('' or ending with '/'), so that one bucket can hold several installations. */
+  prefix: string;
+  /** From AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY; undefined lets the AWS SDK find them (profile, instance role...). */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -71,6 +87,26 @@ function copilotModel(env: NodeJS.ProcessEnv): Config['copilotModel'] {
   return { baseUrl, apiKey: optional(env, 'COPILOT_MODEL_KEY') ?? null, model };
 }
 
+function s3(env: NodeJS.ProcessEnv): S3Config | null {
+  const bucket = optional(env, 'S3_BUCKET');
+  if (bucket === undefined) return null;
+  const endpoint = optional(env, 'AWS_ENDPOINT_URL_S3') ?? optional(env, 'AWS_ENDPOINT_URL');
+  if (endpoint !== undefined && !/^https?:\/\/[^/]+/.test(endpoint)) throw new ConfigError(`AWS_ENDPOINT_URL_S3 must be an http(s) URL, got "${endpoint}"`);
+  const accessKeyId = optional(env, 'AWS_ACCESS_KEY_ID');
+  const secretAccessKey = optional(env, 'AWS_SECRET_ACCESS_KEY');
+  if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) throw new ConfigError('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+  const sessionToken = optional(env, 'AWS_SESSION_TOKEN');
+  const prefix = (optional(env, 'S3_PREFIX') ?? '').replace(/^\/+|\/+$/g, '');
+  return {
+    bucket,
+    region: optional(env, 'AWS_REGION') ?? optional(env, 'AWS_DEFAULT_REGION') ?? 'us-east-1',
+    endpoint,
+    forcePathStyle: boolean(env, 'S3_FORCE_PATH_STYLE', false),
+    prefix: prefix === '' ? '' : `${prefix}/`,
+    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) } : undefined,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -95,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callbackAllowPrivate: boolean(env, 'CALLBACK_ALLOW_PRIVATE', false),
     callbackRetryBaseSeconds: positive(env, 'CALLBACK_RETRY_BASE_SECONDS', 15),
     copilotModel: copilotModel(env),
+    s3: s3(env),
   };
 }

@@ -25,7 +25,7 @@ export async function startServer(config: Config, options: AppOptions = {}): Pro
   const address = app.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
-  if (!config.publicUrl) services.blobs.publicUrl = url;
+  if (services.embeddedStorage && !config.publicUrl) services.embeddedStorage.blobs.publicUrl = url;
   const workers = config.runJobs ? await startWorkers(services, app.log) : null;
   return {
     app,

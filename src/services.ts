@@ -23,16 +23,19 @@ import { BUILT_IN_STYLES, type DevelopSettings } from './imaging/settings.js';
 import { builtInSkyTemplates } from './imaging/sky/templates.js';
 import { ImagingPool } from './jobs/imaging-pool.js';
 import { JobQueue } from './jobs/queue.js';
+import type { BlobStore } from './domain/blob-store.js';
 import { LinkSigner } from './storage/link-signer.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
+import { S3BlobStore } from './storage/s3-blob-store.js';
 
 /** Everything a process of the service needs, built once from the config and passed down. */
 export interface Services {
   config: Config;
   db: Db;
   repos: Repos;
-  blobs: LocalBlobStore;
-  signer: LinkSigner;
+  blobs: BlobStore;
+  /** The embedded store, when blobs live under DATA_DIR: the /storage routes serve its links, signed by signer. */
+  embeddedStorage: { blobs: LocalBlobStore; signer: LinkSigner } | null;
   queue: JobQueue;
   /** Emits 'work' when jobs were queued, so local runners start them without waiting for a poll. */
   workSignal: EventEmitter;
@@ -56,15 +59,9 @@ export interface Services {
 export async function createServices(config: Config): Promise<Services> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const repos = createRepos(db.kysely);
-  // Every process sharing the database must sign links the same way: the secret lives there.
-  const secret = config.signingSecret ?? (await repos.settings.getOrInit('link_signing_secret', crypto.randomBytes(32).toString('hex')));
-  const signer = new LinkSigner(secret);
-  const blobs = new LocalBlobStore({
-    root: path.join(config.dataDir, 'blobs'),
-    signer,
-    publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
-    linkTtlSeconds: config.linkTtlSeconds,
-  });
+  const s3 = config.s3 ? new S3BlobStore({ ...config.s3, linkTtlSeconds: config.linkTtlSeconds }) : null;
+  const embeddedStorage = s3 ? null : await embeddedStore(config, repos);
+  const blobs: BlobStore = s3 ?? embeddedStorage!.blobs;
   const queue = new JobQueue(db.kysely, db.engine);
   const workSignal = new EventEmitter();
   const wake = () => workSignal.emit('work');
@@ -98,8 +95,8 @@ export async function createServices(config: Config): Promise<Services> {
     config,
     db,
     repos,
-    signer,
     blobs,
+    embeddedStorage,
     queue,
     workSignal,
     imaging,
@@ -129,7 +126,21 @@ export async function createServices(config: Config): Promise<Services> {
     }),
     close: async () => {
       await Promise.all([imaging.close(), interactive.close()]);
+      s3?.close();
       await db.close();
     },
   };
+}
+
+/** Blobs under DATA_DIR, their links signed with a secret that every process sharing the database agrees on. */
+async function embeddedStore(config: Config, repos: Repos): Promise<{ blobs: LocalBlobStore; signer: LinkSigner }> {
+  const secret = config.signingSecret ?? (await repos.settings.getOrInit('link_signing_secret', crypto.randomBytes(32).toString('hex')));
+  const signer = new LinkSigner(secret);
+  const blobs = new LocalBlobStore({
+    root: path.join(config.dataDir, 'blobs'),
+    signer,
+    publicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    linkTtlSeconds: config.linkTtlSeconds,
+  });
+  return { blobs, signer };
 }

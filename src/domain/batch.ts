@@ -3,7 +3,7 @@ import { createRepos, type Repos } from '../db/repos/index.js';
 import type { StageColumn } from '../db/repos/projects.js';
 import type { Database, NewOutput, Output, OutputKind, Project, ProjectState } from '../db/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import type { AccountsService } from './accounts.js';
 import { deliverCallback } from './callbacks.js';
 import { nowIso } from './clock.js';

@@ -1,7 +1,8 @@
 import type { Repos } from '../db/repos/index.js';
 import type { Output, OutputKind, Project } from '../db/schema.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from './blob-store.js';
+import { clientWriteRefusal } from './client-writes.js';
 import { nowIso } from './clock.js';
 import { InvalidRequest, NotFound } from './errors.js';
 import { assertPlainFileName, photoKind } from './file-types.js';
@@ -99,10 +100,8 @@ export class DeliveriesService {
 
   /** A link to upload or replace one output; only once its stage is Completed (reference §3 rule 4). */
   async uploadLink(project: Project, kind: OutputKind, fileName: string): Promise<{ file_name: string; upload_link: string }> {
-    const state = kind === 'export' ? project.export_state : project.state;
-    if (state !== 'completed') {
-      throw new InvalidRequest(`Output files can be uploaded only once the ${kind === 'export' ? 'export' : 'project'} is Completed.`);
-    }
+    const refusal = clientWriteRefusal(project, kind);
+    if (refusal !== null) throw new InvalidRequest(refusal);
     assertPlainFileName(fileName);
     if (photoKind(fileName) !== 'JPEG') throw new InvalidRequest(`file ${fileName} is not supported. supported files types are jpg, jpeg`);
     const now = nowIso();

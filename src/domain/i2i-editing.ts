@@ -59,12 +59,13 @@ export class I2iEditingService {
     if (options.sky_replacement) options.sky_replacement_template_id = (await this.skyTemplates.resolve(options.sky_replacement_template_id)).id;
     await this.checks.callbackUrl(callback_url);
     await this.checks.trialCap(account, photos.length);
-    await this.batches.start(project, 'i2i', ['created'], {
+    const started = await this.batches.start(project, 'i2i', ['created'], {
       options: JSON.stringify(options),
       ai_tools: JSON.stringify(enabledTools(options)),
       callback_url,
       submitted_at: nowIso(),
     });
+    if (started) await this.checks.closeUploads(project);
     return EDIT_ACCEPTED_MESSAGE;
   }
 }

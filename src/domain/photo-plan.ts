@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
 import type { Output, Project } from '../db/schema.js';
 import { type BracketCandidate, groupBrackets, middleFrame } from '../imaging/hdr/index.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import type { PlannedOutput } from './batch.js';
 import { parseHdrGroups, parseOrientations, type Rotation } from './manifests.js';
 import { storageKeys } from './storage-keys.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
 import type { PostOptions } from '../imaging/post.js';
 import type { Account, Output, Profile, Project, ProjectState } from '../db/schema.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import type { BatchService, DevelopedOutput, StageName } from './batch.js';
 import { nowIso } from './clock.js';
 import { InvalidRequest } from './errors.js';
@@ -119,13 +119,14 @@ export class ProfileEditingService {
     if (options.sky_replacement) options.sky_replacement_template_id = (await this.deps.skyTemplates.resolve(options.sky_replacement_template_id)).id;
     await checks.callbackUrl(callback_url);
     await checks.trialCap(account, photos.length);
-    await this.deps.batches.start(project, 'edit', ['created'], {
+    const started = await this.deps.batches.start(project, 'edit', ['created'], {
       profile_id: profile.id,
       options: JSON.stringify(options),
       ai_tools: JSON.stringify(enabledOptions(options)),
       callback_url,
       submitted_at: nowIso(),
     });
+    if (started) await checks.closeUploads(project);
     return ACCEPTED.edit;
   }
 

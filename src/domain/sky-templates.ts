@@ -1,7 +1,7 @@
 import { isUniqueViolation } from '../db/connect.js';
 import type { Repos } from '../db/repos/index.js';
 import type { SkyTemplate } from '../db/schema.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import { nowIso } from './clock.js';
 import { InvalidRequest, NotFound } from './errors.js';
 

@@ -1,6 +1,6 @@
 import type { Repos } from '../db/repos/index.js';
 import type { Account, Project, ProjectFile } from '../db/schema.js';
-import type { BlobStore } from '../storage/blob-store.js';
+import type { BlobStore } from './blob-store.js';
 import { assertCallbackUrl } from './callbacks.js';
 import { InvalidRequest } from './errors.js';
 import { parseHdrGroups, parseOrientations } from './manifests.js';
@@ -18,11 +18,15 @@ export interface SubmissionDeps {
 export class SubmissionChecks {
   constructor(private readonly deps: SubmissionDeps) {}
 
-  /** The project's photos, all in storage; otherwise the reference's "no images" or "upload incomplete". */
+  /**
+   * Seals what was uploaded (UploadsService.seal), then the project's photos, all in storage;
+   * otherwise the reference's "no images" or "upload incomplete", counted from the store's listing.
+   */
   async uploadedPhotos(project: Project): Promise<ProjectFile[]> {
+    await this.deps.uploads.seal(project);
     const photos = await this.deps.repos.files.list(project.id, 'photo');
-    const present = await Promise.all(photos.map((f) => this.deps.blobs.head(storageKeys.original(project.uuid, f.file_name))));
-    const missing = present.filter((p) => p === null).length;
+    const stored = await this.deps.blobs.list(storageKeys.originals(project.uuid));
+    const missing = photos.filter((f) => !stored.has(storageKeys.original(project.uuid, f.file_name))).length;
     if (photos.length === 0 || missing === photos.length) throw new InvalidRequest('No images were uploaded for this project.');
     if (missing > 0) throw new InvalidRequest(`Upload Incomplete: ${missing} out of ${photos.length} files are missing.`);
     return photos;
@@ -35,6 +39,11 @@ export class SubmissionChecks {
     if (groups !== null) parseHdrGroups(groups, names);
     const orientations = await this.deps.uploads.readManifest(project, 'orientations');
     if (orientations !== null) parseOrientations(orientations, names);
+  }
+
+  /** Once the project is submitted, uploads still in progress are closed at the store too. */
+  async closeUploads(project: Project): Promise<void> {
+    await this.deps.uploads.abortOpenMultipart(project);
   }
 
   async callbackUrl(url: string | null): Promise<void> {

@@ -1,10 +1,11 @@
 import type { Repos } from '../db/repos/index.js';
 import type { Project, ProjectFileRole } from '../db/schema.js';
-import type { BlobStore, PartInfo } from '../storage/blob-store.js';
+import type { BlobStore, PartInfo } from './blob-store.js';
+import { clientWriteRefusal } from './client-writes.js';
 import { nowIso } from './clock.js';
 import { InvalidRequest, NotFound } from './errors.js';
 import { assertCompatibleKinds, assertSupportedPhoto } from './file-types.js';
-import { storageKeys } from './storage-keys.js';
+import { parseProjectKey, storageKeys, UPLOADS } from './storage-keys.js';
 
 export interface FileLinkRequest {
   file_name: string;
@@ -39,8 +40,42 @@ export class UploadsService {
   ) {}
 
   private assertOpen(project: Project): void {
-    if (project.state !== 'created') {
-      throw new InvalidRequest('This project has already been submitted for editing; its uploads are closed.');
+    const refusal = clientWriteRefusal(project, UPLOADS);
+    if (refusal !== null) throw new InvalidRequest(refusal);
+  }
+
+  /** Why the embedded store must refuse a client's PUT to key now, or null when it may take it. */
+  async writeRefusal(key: string): Promise<string | null> {
+    const target = parseProjectKey(key);
+    const project = target && (await this.repos.projects.byUuid(target.projectUuid));
+    if (!target || !project) return 'Nothing can be written here.';
+    return clientWriteRefusal(project, target.area);
+  }
+
+  /**
+   * Takes in what the client uploaded, at submit: each photo and manifest moves from where
+   * its links put it to the key the engine reads. Nothing reads the upload area afterwards,
+   * so a link used later (S3 cannot refuse it before it expires) changes nothing submitted.
+   */
+  async seal(project: Project): Promise<void> {
+    // A concurrent submit may have won meanwhile: what it sealed stays as it was.
+    if ((await this.repos.projects.byId(project.id))?.state !== 'created') return;
+    const files = new Map((await this.repos.files.list(project.id)).map((f) => [f.file_name, f.role]));
+    const uploaded = await this.blobs.list(storageKeys.uploads(project.uuid));
+    await Promise.all(
+      [...uploaded.keys()].map(async (key) => {
+        const fileName = parseProjectKey(key)?.fileName;
+        const role = fileName === undefined ? undefined : files.get(fileName);
+        if (fileName === undefined || role === undefined) return;
+        await this.blobs.move(key, role === 'photo' ? storageKeys.original(project.uuid, fileName) : storageKeys.manifest(project.uuid, fileName));
+      }),
+    );
+  }
+
+  /** Aborts the multipart uploads still open when the project is submitted: the store then refuses their parts. */
+  async abortOpenMultipart(project: Project): Promise<void> {
+    for (const upload of await this.repos.multipart.open(project.id)) {
+      if (await this.repos.multipart.transition(upload.id, 'open', 'aborted')) await this.blobs.abortMultipart(upload.key, upload.id);
     }
   }
 
@@ -75,7 +110,7 @@ export class UploadsService {
     return Promise.all(
       files.map(async (f) => ({
         file_name: f.file_name,
-        upload_link: await this.blobs.presignPut(storageKeys.original(project.uuid, f.file_name), { md5: f.md5 ?? null }),
+        upload_link: await this.blobs.presignPut(storageKeys.upload(project.uuid, f.file_name), { md5: f.md5 ?? null }),
       })),
     );
   }
@@ -84,10 +119,10 @@ export class UploadsService {
     this.assertOpen(project);
     const fileName = MANIFEST_FILES[role];
     await this.repos.files.upsert(project.id, [{ file_name: fileName, role, md5: null }], nowIso());
-    return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.manifest(project.uuid, fileName)) };
+    return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.upload(project.uuid, fileName)) };
   }
 
-  /** The text of an uploaded manifest, or null when none was uploaded. */
+  /** The text of a submitted manifest, or null when none was uploaded. */
   async readManifest(project: Project, role: keyof typeof MANIFEST_FILES): Promise<string | null> {
     const key = storageKeys.manifest(project.uuid, MANIFEST_FILES[role]);
     return (await this.blobs.head(key)) ? (await this.blobs.read(key)).toString('utf8') : null;
@@ -95,7 +130,7 @@ export class UploadsService {
 
   async startMultipart(project: Project, fileName: string, partCount: number): Promise<MultipartStart> {
     await this.admitPhotos(project, [fileName]);
-    const key = storageKeys.original(project.uuid, fileName);
+    const key = storageKeys.upload(project.uuid, fileName);
     const uploadId = await this.blobs.createMultipart(key);
     await this.repos.multipart.insert({
       id: uploadId,
@@ -125,6 +160,7 @@ export class UploadsService {
 
   /** Assembles the parts the store holds; the client sends no part list (reference §4.4). */
   async completeMultipart(project: Project, uploadId: string, fileName: string): Promise<void> {
+    this.assertOpen(project);
     const upload = await this.openUpload(project, uploadId);
     if (upload.file_name !== fileName) {
       throw new InvalidRequest(`Multipart upload ${uploadId} is for "${upload.file_name}", not "${fileName}".`);

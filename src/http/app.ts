@@ -82,7 +82,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   await app.register(opsRoutes, { services });
-  await app.register(storageRoutes, { services });
+  // The embedded store serves its own links; with S3 they point at the bucket and there is no /storage.
+  if (services.embeddedStorage) await app.register(storageRoutes, { ...services.embeddedStorage, uploads: services.uploads });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(services.accounts));

@@ -4,8 +4,9 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { PassThrough, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type BlobInfo, type BlobStore, encodeKey, type PartInfo, type PutLinkOptions } from './blob-store.js';
+import type { BlobInfo, BlobStore, PartInfo, PutLinkOptions } from '../domain/blob-store.js';
 import type { LinkClaims, LinkSigner } from './link-signer.js';
+import { encodeKey } from './object-headers.js';
 
 /** The bytes received do not have the MD5 the uploader declared. */
 export class DigestMismatchError extends Error {}
@@ -96,11 +97,37 @@ export class LocalBlobStore implements BlobStore {
   async head(key: string): Promise<BlobInfo | null> {
     try {
       const stat = await fsp.stat(this.objectPath(key));
-      return stat.isFile() ? { size: stat.size, etag: etagOf(stat) } : null;
+      return stat.isFile() ? infoOf(stat) : null;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  async list(prefix: string): Promise<Map<string, BlobInfo>> {
+    const found = new Map<string, BlobInfo>();
+    // The deepest directory that holds every key with this prefix; its files are filtered by the rest.
+    const dir = prefix.slice(0, prefix.lastIndexOf('/') + 1);
+    let entries: fs.Dirent[];
+    try {
+      entries = await fsp.readdir(dir === '' ? this.objects : this.objectPath(dir), { recursive: true, withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return found;
+      throw err;
+    }
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      const key = path.relative(this.objects, file).split(path.sep).join('/');
+      if (!key.startsWith(prefix)) continue;
+      // A file moved or deleted since the directory was read is simply not listed.
+      const stat = await fsp.stat(file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return null;
+        throw err;
+      });
+      if (stat) found.set(key, infoOf(stat));
+    }
+    return found;
   }
 
   read(key: string): Promise<Buffer> {
@@ -115,6 +142,18 @@ export class LocalBlobStore implements BlobStore {
     const source = new PassThrough();
     source.end(data);
     await this.writeStream(key, source);
+  }
+
+  async move(from: string, to: string): Promise<boolean> {
+    const target = this.objectPath(to);
+    await fsp.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fsp.rename(this.objectPath(from), target);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -155,7 +194,7 @@ export class LocalBlobStore implements BlobStore {
     } finally {
       await fsp.rm(temp, { force: true });
     }
-    return { size: sink.bytesWritten, etag: etagOf(await fsp.stat(target)) };
+    return infoOf(await fsp.stat(target));
   }
 
   async createMultipart(_key: string): Promise<string> {
@@ -205,4 +244,8 @@ export class LocalBlobStore implements BlobStore {
 
 function etagOf(stat: fs.Stats): string {
   return `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+}
+
+function infoOf(stat: fs.Stats): BlobInfo {
+  return { size: stat.size, etag: etagOf(stat) };
 }

@@ -4,7 +4,7 @@ import { request } from '../support/http.js';
 import { startTestServer, testEngines } from '../support/server.js';
 
 for (const engine of await testEngines()) {
-  describe(`API conventions (${engine.name})`, async () => {
+  describe(`API conventions (${engine.label})`, async () => {
     const t = await startTestServer(engine);
     const { api } = t;
 
@@ -114,10 +114,12 @@ for (const engine of await testEngines()) {
       const links = await api.post(`/v1/i2i/projects/${project_uuid}/get_temporary_upload_links`, { files_list: [{ file_name: 'a.jpg' }] });
       const link = links.json.data.files_list[0].upload_link as string;
       await request('PUT', link, { body: 'x' });
-      const signature = new URL(link).searchParams.get('signature')!;
+      const query = new URL(link).searchParams;
+      const signature = query.get('signature') ?? query.get('X-Amz-Signature')!;
       const all = t.logs.join('\n');
       assert.ok(all.includes('"reqId"'), 'structured lines with a request id');
-      assert.ok(all.includes('[redacted]'), 'the storage request was logged, redacted');
+      // With S3 the PUT goes to the bucket, not through retouch.
+      if (engine.blobs === 'local') assert.ok(all.includes('[redacted]'), 'the storage request was logged, redacted');
       assert.ok(!all.includes(api.apiKey!), 'no API key in logs');
       assert.ok(!all.includes(signature), 'no signature in logs');
     });

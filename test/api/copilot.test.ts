@@ -29,7 +29,7 @@ async function stage(api: ApiClient, uuid: string, name: 'edit' | 'export'): Pro
 }
 
 for (const engine of await testEngines()) {
-  describe(`AI tools and Copilot (${engine.name})`, async () => {
+  describe(`AI tools and Copilot (${engine.label})`, async () => {
     const t = await startTestServer(engine);
     const { api } = t;
     const jpgProfile = (await api.get('/v1/profiles')).json.data.profiles.find((p: { image_type: string }) => p.image_type === 'JPG').profile_key;

@@ -1,42 +1,18 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { downloadAll, i2iProjectWith, waitForEnd } from '../support/flow.js';
 import { ApiClient } from '../support/http.js';
 import { jpegOf, testScene } from '../support/photos.js';
+import { createAccount, startRetouch } from '../support/processes.js';
 import { testEngines } from '../support/server.js';
 
-const main = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src/main.js');
 const PHOTOS = 16;
 
-/** A real `retouch serve` process, so that the test can kill it the hard way. */
-function serve(env: NodeJS.ProcessEnv): Promise<{ url: string; kill(): Promise<void> }> {
-  const child = spawn(process.execPath, [main, 'serve'], { env });
-  const kill = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
-  after(kill);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /retouch listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (match) resolve({ url: match[1]!, kill });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-}
-
 for (const engine of await testEngines()) {
-  describe(`durability (${engine.name})`, () => {
+  describe(`durability (${engine.label})`, () => {
     test('a server killed mid-edit finishes the edit after a restart, every photo delivered once and unchanged', async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-durable-'));
       const database = await engine.create();
@@ -49,13 +25,12 @@ for (const engine of await testEngines()) {
         DATA_DIR: dataDir,
         PORT: '0',
         IMAGING_THREADS: '1',
-        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+        ...database.env,
       };
-      const { stdout } = await promisify(execFile)(process.execPath, [main, 'accounts', 'create', '--name', 'durable'], { env });
-      const apiKey = stdout.trimEnd().split('\n').pop()!;
+      const apiKey = await createAccount(env, 'durable');
 
-      const first = await serve(env);
-      let api = new ApiClient(first.url, apiKey);
+      const first = await startRetouch('serve', env);
+      let api = new ApiClient(first.url!, apiKey);
       const photos: Record<string, Buffer> = {};
       for (let i = 0; i < PHOTOS; i++) photos[`P_${String(i).padStart(2, '0')}.jpg`] = await jpegOf(testScene(1200, 800, 100 + i));
       const uuid = await i2iProjectWith(api, photos);
@@ -69,8 +44,8 @@ for (const engine of await testEngines()) {
       await first.kill();
       assert.ok(before.length < PHOTOS, `killed mid-edit (${before.length} of ${PHOTOS} done)`);
 
-      const second = await serve(env);
-      api = new ApiClient(second.url, apiKey);
+      const second = await startRetouch('serve', env);
+      api = new ApiClient(second.url!, apiKey);
       const item = await waitForEnd(api, `/v1/i2i/projects/${uuid}`);
       assert.equal(item.status, 'Completed');
       assert.equal(item.number_of_images, PHOTOS);

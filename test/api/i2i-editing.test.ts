@@ -13,7 +13,7 @@ import { startTestServer, testEngines } from '../support/server.js';
 const env = { CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_SECONDS: '0.2', IMAGING_THREADS: '2' };
 
 for (const engine of await testEngines()) {
-  describe(`Smart Editing edits (${engine.name})`, async () => {
+  describe(`Smart Editing edits (${engine.label})`, async () => {
     const t = await startTestServer(engine, env);
     const { api } = t;
     const jpeg = await jpegOf(testScene(480, 320, 1));

@@ -17,7 +17,7 @@ const ITEM_KEYS = [
 ];
 
 for (const engine of await testEngines()) {
-  describe(`Smart Editing projects (${engine.name})`, async () => {
+  describe(`Smart Editing projects (${engine.label})`, async () => {
     const t = await startTestServer(engine);
     const { api } = t;
 

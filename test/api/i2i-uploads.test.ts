@@ -1,19 +1,25 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { describe, test } from 'node:test';
+import { S3BlobStore } from '../../src/storage/s3-blob-store.js';
+import { i2iProjectWith, waitForEnd } from '../support/flow.js';
 import { request } from '../support/http.js';
+import { jpegOf, testScene } from '../support/photos.js';
 import { startTestServer, testEngines } from '../support/server.js';
 
 const md5 = (data: Buffer | string) => crypto.createHash('md5').update(data).digest('base64');
 const MB = 1024 * 1024;
 
 for (const engine of await testEngines()) {
-  describe(`Smart Editing uploads (${engine.name})`, async () => {
+  describe(`Smart Editing uploads (${engine.label})`, async () => {
     const t = await startTestServer(engine);
     const { api } = t;
     const newProject = async () => (await api.post('/v1/i2i/projects', {})).json.data.project_uuid as string;
     const linksFor = (uuid: string, files_list: unknown[], extra: Record<string, unknown> = {}) =>
       api.post(`/v1/i2i/projects/${uuid}/get_temporary_upload_links`, { files_list, ...extra });
+    const local = engine.blobs === 'local';
+    /** Why the store refused a request: the embedded store's error message, or S3's error code. */
+    const refusal = (res: { json: any; text: string }): string => (local ? res.json.error.message : /<Code>([^<]+)<\/Code>/.exec(res.text)![1]!);
 
     test('upload links: one absolute link per file, the path ending with the file name', async () => {
       const uuid = await newProject();
@@ -24,7 +30,7 @@ for (const engine of await testEngines()) {
       for (const f of files) {
         assert.deepEqual(Object.keys(f), ['file_name', 'upload_link']);
         const url = new URL(f.upload_link);
-        assert.equal(url.origin, t.url);
+        assert.equal(url.origin, local ? t.url : t.config.s3!.endpoint, 'links point at the store');
         assert.equal(decodeURIComponent(url.pathname.split('/').pop()!), f.file_name);
       }
       const detail = await api.get(`/v1/i2i/projects/${uuid}`);
@@ -66,19 +72,20 @@ for (const engine of await testEngines()) {
       const bytes = crypto.randomBytes(300_000);
       const put = await request('PUT', link, { headers: { 'content-type': '' }, body: bytes });
       assert.equal(put.status, 200, put.text);
-      assert.ok(put.json, 'a JSON body on success');
+      if (local) assert.ok(put.json, 'a JSON body on success');
       assert.ok(put.headers.etag);
       const again = await request('PUT', link, { headers: { 'content-type': 'image/jpeg' }, body: bytes });
       assert.equal(again.status, 200, 'another Content-Type is fine too, and replaces the object');
 
-      const stored = await t.server.services.blobs.read(`projects/${uuid}/originals/photo.jpg`);
+      const stored = await t.server.services.blobs.read(`projects/${uuid}/uploads/photo.jpg`);
       assert.ok(stored.equals(bytes));
-      const get = await request('GET', await t.server.services.blobs.presignGet(`projects/${uuid}/originals/photo.jpg`));
+      const get = await request('GET', await t.server.services.blobs.presignGet(`projects/${uuid}/uploads/photo.jpg`));
       assert.equal(get.status, 200);
       assert.equal(get.headers['content-type'], 'image/jpeg');
+      assert.equal(get.headers['content-disposition'], `attachment; filename="photo.jpg"; filename*=UTF-8''photo.jpg`);
       assert.equal(Number(get.headers['content-length']), bytes.length);
       assert.ok(get.body.equals(bytes));
-      const getLink = await t.server.services.blobs.presignGet(`projects/${uuid}/originals/photo.jpg`);
+      const getLink = await t.server.services.blobs.presignGet(`projects/${uuid}/uploads/photo.jpg`);
       const ranged = await request('GET', getLink, { headers: { range: 'bytes=100-199' } });
       assert.equal(ranged.status, 206);
       assert.equal(ranged.headers['content-range'], `bytes 100-199/${bytes.length}`);
@@ -92,27 +99,40 @@ for (const engine of await testEngines()) {
     test('tampered, expired and wrong-method links are refused with 403', async () => {
       const uuid = await newProject();
       const link = new URL((await linksFor(uuid, [{ file_name: 'p.jpg' }])).json.data.files_list[0].upload_link);
+      const [signature, expiry] = local ? ['signature', 'expires'] : ['X-Amz-Signature', 'X-Amz-Expires'];
       const tampered = new URL(link);
       tampered.pathname = tampered.pathname.replace('p.jpg', 'q.jpg');
       const forged = new URL(link);
-      forged.searchParams.set('signature', '0'.repeat(64));
+      forged.searchParams.set(signature, '0'.repeat(64));
       const stretched = new URL(link);
-      stretched.searchParams.set('expires', String(Number(link.searchParams.get('expires')) + 3600));
-      for (const bad of [tampered, forged, stretched]) {
+      stretched.searchParams.set(expiry, String(Number(link.searchParams.get(expiry)) + 3600));
+      // S3 takes anonymous writes where a bucket policy allows them; the test server, like a private bucket, does not.
+      const unsigned = new URL(link);
+      unsigned.search = '';
+      for (const bad of local ? [tampered, forged, stretched] : [tampered, forged, stretched, unsigned]) {
         const res = await request('PUT', bad.toString(), { body: 'x' });
         assert.equal(res.status, 403, bad.toString());
-        assert.ok(res.json.error.message);
+        assert.ok(refusal(res));
       }
       const asGet = await request('GET', link.toString());
       assert.equal(asGet.status, 403, 'a PUT link does not read');
 
-      const key = `projects/${uuid}/originals/p.jpg`;
-      const expires = Math.floor(Date.now() / 1000) - 1;
-      const signature = t.server.services.signer.sign({ method: 'PUT', key, expires });
-      const expired = `${t.url}/storage/${key}?method=PUT&expires=${expires}&signature=${signature}`;
+      const key = `projects/${uuid}/uploads/p.jpg`;
+      let expired: string;
+      if (local) {
+        const expires = Math.floor(Date.now() / 1000) - 1;
+        const sig = t.server.services.embeddedStorage!.signer.sign({ method: 'PUT', key, expires });
+        expired = `${t.url}/storage/${key}?method=PUT&expires=${expires}&signature=${sig}`;
+      } else {
+        const shortLived = new S3BlobStore({ ...t.config.s3!, linkTtlSeconds: 1 });
+        expired = await shortLived.presignPut(key);
+        shortLived.close();
+        // S3 dates links to the second: two seconds are past a one-second lifetime whatever the rounding.
+        await new Promise((r) => setTimeout(r, 2000));
+      }
       const res = await request('PUT', expired, { body: 'x' });
       assert.equal(res.status, 403);
-      assert.match(res.json.error.message, /expired/);
+      assert.match(local ? refusal(res) : res.text, /expired/);
       assert.equal(await t.server.services.blobs.head(key), null, 'nothing stored');
     });
 
@@ -122,20 +142,63 @@ for (const engine of await testEngines()) {
       const files = (await linksFor(uuid, [{ file_name: 'declared.jpg', md5: md5(body) }, { file_name: 'header.jpg' }])).json.data.files_list;
       const [declared, header] = files.map((f: { upload_link: string }) => f.upload_link);
 
-      const wrongDeclared = await request('PUT', declared, { body: 'other bytes' });
-      assert.equal(wrongDeclared.status, 400);
-      assert.match(wrongDeclared.json.error.message, /MD5/);
-      assert.equal(await t.server.services.blobs.head(`projects/${uuid}/originals/declared.jpg`), null);
-      assert.equal((await request('PUT', declared, { body })).status, 200);
+      const corrupt = await request('PUT', declared, { headers: { 'content-md5': md5(body) }, body: 'other bytes' });
+      assert.equal(corrupt.status, 400);
+      assert.match(refusal(corrupt), local ? /MD5/ : /^BadDigest$/);
+      // The embedded store checks a declared md5 by itself; S3 can only check the header, so its link requires it.
+      const noHeader = await request('PUT', declared, { body: 'other bytes' });
+      assert.equal(noHeader.status, local ? 400 : 403);
+      assert.equal(await t.server.services.blobs.head(`projects/${uuid}/uploads/declared.jpg`), null);
+      assert.equal((await request('PUT', declared, { headers: { 'content-md5': md5(body) }, body })).status, 200);
 
       const wrongHeader = await request('PUT', header, { headers: { 'content-md5': md5('something else') }, body });
       assert.equal(wrongHeader.status, 400);
-      assert.equal(await t.server.services.blobs.head(`projects/${uuid}/originals/header.jpg`), null);
+      assert.equal(await t.server.services.blobs.head(`projects/${uuid}/uploads/header.jpg`), null);
       assert.equal((await request('PUT', header, { headers: { 'content-md5': md5(body) }, body })).status, 200);
 
       const badFormat = await linksFor(uuid, [{ file_name: 'c.jpg', md5: 'not-base64' }]);
       assert.equal(badFormat.status, 422);
       assert.deepEqual(badFormat.json.detail[0].loc, ['body', 'files_list', 0, 'md5']);
+    });
+
+    test('links close on submit: a late PUT or part never changes what was submitted; override links open at Completed', async () => {
+      const first = await jpegOf(testScene(96, 64, 1));
+      const uuid = await i2iProjectWith(api, { 'a.jpg': first });
+      const [link] = (await linksFor(uuid, [{ file_name: 'a.jpg' }])).json.data.files_list;
+      const multipart = (await api.post(`/v1/i2i/projects/${uuid}/multipart_uploads`, { file_name: 'b.jpg', part_count: 1 })).json.data;
+      assert.equal((await request('PUT', multipart.parts[0].upload_url, { body: first })).status, 200);
+      // b.jpg never completed: its link was requested, so the edit waits for it...
+      const incomplete = await api.post(`/v1/i2i/projects/${uuid}/edit`, {});
+      assert.equal(incomplete.status, 400);
+      assert.equal(incomplete.json.error.message, 'Upload Incomplete: 1 out of 2 files are missing.');
+      assert.equal((await api.post(`/v1/i2i/projects/${uuid}/multipart_uploads/${multipart.upload_id}/complete`, { file_name: 'b.jpg' })).status, 200);
+      const again = (await api.post(`/v1/i2i/projects/${uuid}/multipart_uploads`, { file_name: 'b.jpg', part_count: 1 })).json.data;
+      assert.equal((await api.post(`/v1/i2i/projects/${uuid}/edit`, {})).status, 200);
+
+      const late = await request('PUT', link.upload_link, { headers: { 'content-type': '' }, body: await jpegOf(testScene(96, 64, 2)) });
+      const latePart = await request('PUT', again.parts[0].upload_url, { body: first });
+      if (local) {
+        assert.equal(late.status, 403, 'the embedded store refuses writes to a submitted project');
+        assert.match(refusal(late), /submitted/);
+        assert.equal(latePart.status, 403);
+      } else {
+        assert.equal(late.status, 200, 'S3 cannot refuse a presigned PUT before it expires');
+        assert.equal(latePart.status, 404, 'the multipart upload still open at submit was aborted');
+        assert.equal(refusal(latePart), 'NoSuchUpload');
+      }
+      const complete = await api.post(`/v1/i2i/projects/${uuid}/multipart_uploads/${again.upload_id}/complete`, { file_name: 'b.jpg' });
+      assert.equal(complete.status, 400);
+      assert.match(complete.json.error.message, /submitted/);
+      const original = await t.server.services.blobs.read(`projects/${uuid}/originals/a.jpg`);
+      assert.ok(original.equals(first), 'the submitted bytes are the ones kept and edited');
+
+      assert.equal((await waitForEnd(api, `/v1/i2i/projects/${uuid}`)).status, 'Completed');
+      const override = await api.get(`/v1/i2i/projects/${uuid}/get_upload_link?file_name=a.jpg`);
+      assert.equal(override.status, 200, override.text);
+      const replacement = await jpegOf(testScene(96, 64, 3));
+      assert.equal((await request('PUT', override.json.data.upload_link, { headers: { 'content-type': '' }, body: replacement })).status, 200);
+      const download = await api.get(`/v1/i2i/projects/${uuid}/get_download_link?file_name=a.jpg`);
+      assert.ok((await request('GET', download.json.data.download_link)).body.equals(replacement), 'the override link still writes');
     });
 
     test('HDR groups and orientations links', async () => {

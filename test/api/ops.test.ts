@@ -4,7 +4,7 @@ import { request } from '../support/http.js';
 import { startTestServer, testEngines } from '../support/server.js';
 
 for (const engine of await testEngines()) {
-  describe(`operator endpoints (${engine.name})`, async () => {
+  describe(`operator endpoints (${engine.label})`, async () => {
     const t = await startTestServer(engine);
 
     test('/healthz answers with a database round trip', async () => {

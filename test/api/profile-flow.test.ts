@@ -52,7 +52,7 @@ function meanAbsDiff(a: Buffer, b: Buffer): number {
 }
 
 for (const engine of await testEngines()) {
-  describe(`profile-based flow (${engine.name})`, async () => {
+  describe(`profile-based flow (${engine.label})`, async () => {
     const t = await startTestServer(engine, env);
     const { api } = t;
     const profiles = (await api.get('/v1/profiles')).json.data.profiles as { profile_key: number; profile_name: string; image_type: string }[];

@@ -7,12 +7,20 @@ import pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { ApiClient } from './http.js';
+import { startS3Server } from './s3-server.js';
 
-/** A database engine the suite runs against. */
+/**
+ * A database engine and a blob store the suite runs against: SQLite with the embedded store,
+ * PostgreSQL with S3 (a bucket of an S3-protocol server started for it). Two runs cover
+ * every adapter without the four combinations' cost.
+ */
 export interface TestEngine {
   name: 'sqlite' | 'postgres';
-  /** Makes a fresh, empty database for one server; returns its URL (undefined for SQLite) and how to drop it. */
-  create(): Promise<{ databaseUrl: string | undefined; drop(): Promise<void> }>;
+  blobs: 'local' | 's3';
+  /** For test titles: "sqlite, local" or "postgres, s3". */
+  label: string;
+  /** Makes a fresh, empty database (and bucket) for one server; returns the environment that selects them, and how to drop them. */
+  create(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
 }
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -40,28 +48,41 @@ async function adminQuery(text: string): Promise<void> {
   }
 }
 
-const sqlite: TestEngine = {
+export const sqlite: TestEngine = {
   name: 'sqlite',
-  create: async () => ({ databaseUrl: undefined, drop: async () => undefined }),
+  blobs: 'local',
+  label: 'sqlite, local',
+  create: async () => ({ env: {}, drop: async () => undefined }),
 };
 
-const postgres: TestEngine = {
+const postgresWithS3: TestEngine = {
   name: 'postgres',
+  blobs: 's3',
+  label: 'postgres, s3',
   async create() {
     const name = `retouch_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
     await adminQuery(`create database ${name}`);
     const url = new URL(ADMIN_URL);
     url.pathname = `/${name}`;
-    return { databaseUrl: url.toString(), drop: () => adminQuery(`drop database if exists ${name} with (force)`) };
+    const s3 = await startS3Server();
+    s3.createBucket('retouch');
+    return {
+      // A key prefix, as an installation sharing its bucket would set.
+      env: { DATABASE_URL: url.toString(), ...s3.env('retouch'), S3_PREFIX: 'retouch-test' },
+      drop: async () => {
+        await s3.close();
+        await adminQuery(`drop database if exists ${name} with (force)`);
+      },
+    };
   },
 };
 
 /**
- * SQLite always; PostgreSQL when reachable. Under CI=true an unreachable PostgreSQL fails
- * the run instead of being skipped, so CI never passes without testing it.
+ * SQLite always; PostgreSQL (with S3) when reachable. Under CI=true an unreachable PostgreSQL
+ * fails the run instead of being skipped, so CI never passes without testing it.
  */
 export async function testEngines(): Promise<TestEngine[]> {
-  if (await postgresReachable()) return [sqlite, postgres];
+  if (await postgresReachable()) return [sqlite, postgresWithS3];
   if (process.env.CI === 'true') throw new Error(`PostgreSQL is required under CI=true but ${ADMIN_URL} is unreachable`);
   process.stderr.write(`PostgreSQL at ${ADMIN_URL} unreachable: running on SQLite only\n`);
   return [sqlite];
@@ -99,7 +120,7 @@ export async function startTestServer(engine: TestEngine, env: Record<string, st
     PORT: '0',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
-    ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+    ...database.env,
     ...env,
   });
   const boot = async (): Promise<TestServer> => {

@@ -17,6 +17,10 @@ export class MultipartUploadsRepo {
       .executeTakeFirst();
   }
 
+  open(projectId: number): Promise<MultipartUpload[]> {
+    return this.db.selectFrom('multipart_uploads').selectAll().where('project_id', '=', projectId).where('state', '=', 'open').execute();
+  }
+
   /** Moves an upload from `from` to `to`; false when another request got there first. */
   async transition(id: string, from: MultipartState, to: MultipartState): Promise<boolean> {
     const result = await this.db

@@ -1,6 +1,6 @@
 import type { Repos } from '../../db/repos/index.js';
 import type { Account, Output, OutputKind, Project } from '../../db/schema.js';
-import type { BlobStore } from '../../storage/blob-store.js';
+import type { BlobStore } from '../blob-store.js';
 import type { DevelopedOutput } from '../batch.js';
 import { nowIso } from '../clock.js';
 import { InvalidRequest, NotFound } from '../errors.js';

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import type { Services } from '../../services.js';
-import type { LinkClaims } from '../../storage/link-signer.js';
-import { DigestMismatchError, InvalidKeyError } from '../../storage/local-blob-store.js';
+import type { UploadsService } from '../../domain/uploads.js';
+import type { LinkClaims, LinkSigner } from '../../storage/link-signer.js';
+import { DigestMismatchError, InvalidKeyError, type LocalBlobStore } from '../../storage/local-blob-store.js';
+import { contentDisposition, contentType } from '../../storage/object-headers.js';
 import { errorBody } from '../errors.js';
 
 const LinkQuery = Type.Object({
@@ -15,20 +16,6 @@ const LinkQuery = Type.Object({
   partNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000 })),
 });
 type LinkQuery = Static<typeof LinkQuery>;
-
-const CONTENT_TYPES: Record<string, string> = {
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  png: 'image/png',
-  tif: 'image/tiff',
-  tiff: 'image/tiff',
-  json: 'application/json',
-  xmp: 'application/rdf+xml',
-};
-
-function contentType(key: string): string {
-  return CONTENT_TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
-}
 
 /** The object key of a /storage URL: its path after /storage/, segment by segment decoded. */
 function keyOf(url: string): string {
@@ -51,13 +38,18 @@ function parseRange(header: string | undefined, size: number): { start: number; 
   return start > end || start >= size ? 'unsatisfiable' : { start, end };
 }
 
+export interface StorageRouteOptions {
+  blobs: LocalBlobStore;
+  signer: LinkSigner;
+  uploads: UploadsService;
+}
+
 /**
  * The embedded object storage: serves the presigned links of the local blob store. No API
- * key here; the HMAC signature in the link is the credential (reference §4.4, §5.2).
+ * key here; the HMAC signature in the link is the credential (reference §4.4, §5.2), and
+ * the domain says whether the project still takes the write (links close on submit).
  */
-export const storageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { blobs, signer } = services;
-
+export const storageRoutes: FastifyPluginAsyncTypebox<StorageRouteOptions> = async (app, { blobs, signer, uploads }) => {
   // Bytes stream to disk as they arrive: no body parsing in this scope.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null));
@@ -77,6 +69,8 @@ export const storageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.put('/storage/*', { schema }, async (request, reply) => {
     const key = authorize(request, reply, 'PUT');
     if (key === null) return reply;
+    const refusal = await uploads.writeRefusal(key);
+    if (refusal !== null) return reply.code(403).send(errorBody(refusal));
     const contentMd5 = request.headers['content-md5'];
     const options = { contentMd5: typeof contentMd5 === 'string' ? contentMd5 : undefined, expectedMd5: request.query.md5 };
     try {
@@ -105,7 +99,8 @@ export const storageRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     if (range === 'unsatisfiable') {
       return reply.code(416).header('content-range', `bytes */${info.size}`).send(errorBody('The requested range is not satisfiable.'));
     }
-    reply.header('content-type', contentType(key)).header('etag', info.etag).header('accept-ranges', 'bytes');
+    reply.header('content-type', contentType(key)).header('content-disposition', contentDisposition(key));
+    reply.header('etag', info.etag).header('accept-ranges', 'bytes');
     if (request.headers['if-none-match'] === info.etag) return reply.code(304).send();
     if (range) {
       reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${info.size}`);

@@ -1,5 +1,3 @@
-import type { Readable } from 'node:stream';
-
 /** What a presigned PUT may require of the bytes it receives. */
 export interface PutLinkOptions {
   /** Base64 MD5 the uploaded bytes must have. */
@@ -18,16 +16,21 @@ export interface PartInfo {
 }
 
 /**
- * Object storage as the service sees it: keys to bytes, and presigned links that let
- * clients move bytes without passing through the API. Local disk and S3 both fit it.
+ * Object storage as the domain sees it: keys to bytes, and presigned links that let
+ * clients move bytes without passing through the API. The embedded store (local disk,
+ * links served by retouch) and S3 (links at the bucket) both implement it.
  */
 export interface BlobStore {
   presignPut(key: string, options?: PutLinkOptions): Promise<string>;
+  /** A link that downloads the object under its own name (the last segment of its key). */
   presignGet(key: string): Promise<string>;
   head(key: string): Promise<BlobInfo | null>;
+  /** The objects whose keys start with prefix, by key. */
+  list(prefix: string): Promise<Map<string, BlobInfo>>;
   read(key: string): Promise<Buffer>;
-  readStream(key: string): Readable;
   write(key: string, data: Buffer): Promise<void>;
+  /** Moves an object over whatever is at `to`; false when there is nothing at `from`. */
+  move(from: string, to: string): Promise<boolean>;
   delete(key: string): Promise<void>;
 
   createMultipart(key: string): Promise<string>;
@@ -36,9 +39,4 @@ export interface BlobStore {
   /** Joins the parts, in order, into the object at key. */
   completeMultipart(key: string, uploadId: string, parts: PartInfo[]): Promise<void>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
-}
-
-/** Object keys are paths of segments; each segment is URL-encoded on the way into a link. */
-export function encodeKey(key: string): string {
-  return key.split('/').map(encodeURIComponent).join('/');
 }
