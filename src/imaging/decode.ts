@@ -1,6 +1,6 @@
 /**
- * Decodes an upload to the engine's working image: 16-bit sRGB, upright. JPEG, PNG, TIFF
- * and HEIF go through sharp (libvips), which converts embedded ICC profiles to sRGB;
+ * Decodes an upload to the engine's working image: 16-bit sRGB, upright. JPEG, PNG, TIFF,
+ * WebP and HEIF go through sharp (libvips), which converts embedded ICC profiles to sRGB;
  * camera RAWs are developed by LibRaw (raw/libraw.ts). The format comes from the bytes.
  */
 import sharp, { type Sharp } from 'sharp';

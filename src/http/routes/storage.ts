@@ -22,6 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
   png: 'image/png',
   tif: 'image/tiff',
   tiff: 'image/tiff',
+  webp: 'image/webp',
   json: 'application/json',
   xmp: 'application/rdf+xml',
 };
