@@ -116,6 +116,7 @@ export async function createServices(config: Config): Promise<Services> {
     copilot: new CopilotService({
       repos,
       blobs,
+      deliveries,
       projects,
       planner,
       skyTemplates,
