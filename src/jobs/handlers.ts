@@ -30,6 +30,7 @@ export function imagingHandlers(s: Services): Record<string, JobHandler> {
     handlers[kinds.render] = {
       run: (p: { outputId: number }) => permanentIfPhoto(s.batches.render(stage, p.outputId)),
       giveUp: (p: { outputId: number }, _job, error) => s.batches.renderFailed(stage, p.outputId, error),
+      retryDelaySeconds: (attempt) => 4 ** (attempt - 1),
     };
   }
   return handlers;

@@ -1,5 +1,5 @@
 import { Piscina } from 'piscina';
-import type { DevelopedOutput } from '../domain/batch.js';
+import { DevelopError, type DevelopedOutput } from '../domain/batch.js';
 import type { CopilotDeveloper, VersionState } from '../domain/copilot/copilot.js';
 import type { CopilotDelta } from '../domain/copilot/instructions/index.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
@@ -48,6 +48,15 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
     return this.pool.run(task, { name, transferList: moved.map((b) => b.buffer as ArrayBuffer) }) as Promise<T>;
   }
 
+  /** Develops a photo; whatever fails on the thread (the engine refused the photo, or it killed its thread) is the photo's. */
+  private async develop(name: string, task: object, moved: Uint8Array[]): Promise<DevelopedOutput> {
+    try {
+      return developed(await this.run<DevelopedBytes>(name, task, moved));
+    } catch (err) {
+      throw new DevelopError(err instanceof Error ? err.message : String(err));
+    }
+  }
+
   private frames(frames: SourceFrame[]): FrameBytes[] {
     return frames.map((f) => ({ fileName: f.fileName, rotate: f.rotate, bytes: ownBytes(f.bytes) }));
   }
@@ -69,7 +78,7 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   async developI2i(frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null): Promise<DevelopedOutput> {
     const f = this.frames(frames);
     const s = this.sky(sky);
-    return developed(await this.run('developI2i', { frames: f, options, sky: s }, ImagingPool.movable(f, s)));
+    return this.develop('developI2i', { frames: f, options, sky: s }, ImagingPool.movable(f, s));
   }
 
   async edit(
@@ -78,18 +87,18 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   ): Promise<DevelopedOutput> {
     const f = this.frames(frames);
     const s = this.sky(job.sky);
-    return developed(await this.run('developEdit', { frames: f, options: job.options, style: job.style, sky: s, mergedName: job.mergedName }, ImagingPool.movable(f, s)));
+    return this.develop('developEdit', { frames: f, options: job.options, style: job.style, sky: s, mergedName: job.mergedName }, ImagingPool.movable(f, s));
   }
 
   async export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput> {
     const f = this.frames(frames);
     const s = this.sky(job.sky);
-    return developed(await this.run('exportPhoto', { frames: f, settings: job.settings, sky: s }, ImagingPool.movable(f, s)));
+    return this.develop('exportPhoto', { frames: f, settings: job.settings, sky: s }, ImagingPool.movable(f, s));
   }
 
   async post(bytes: Buffer, options: PostOptions): Promise<DevelopedOutput> {
     const own = ownBytes(bytes);
-    return developed(await this.run('postEdit', { bytes: own, options }, [own]));
+    return this.develop('postEdit', { bytes: own, options }, [own]);
   }
 
   async thumbnail(jpeg: Buffer): Promise<Buffer> {
