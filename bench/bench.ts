@@ -1,5 +1,6 @@
 import { benchCopilot } from './bench-copilot.js';
 import { benchFlow } from './bench-flow.js';
+import { benchMemory } from './bench-memory.js';
 import { benchRaw } from './bench-raw.js';
 import { runRenderBench } from './bench-render.js';
 import { benchUpload } from './bench-upload.js';
@@ -12,6 +13,7 @@ const sections: [string, SectionRunner][] = [
   ['render', runRenderBench],
   ['flow', benchFlow],
   ['copilot', benchCopilot],
+  ['memory', benchMemory],
 ];
 
 await runSections(sections, process.argv.slice(2));
