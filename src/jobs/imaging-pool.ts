@@ -6,7 +6,7 @@ import type { CopilotDelta } from '../domain/copilot/instructions/index.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
 import type { FrameInfo, SourceFrame } from '../domain/photo-plan.js';
 import type { ProfileDeveloper, ProfileEditOptions } from '../domain/profile-editing.js';
-import { developMemory, type ImageSize, readImageSize } from '../imaging/decode.js';
+import { developMemory, readImageSize } from '../imaging/decode.js';
 import type { PostOptions } from '../imaging/post.js';
 import type { SkySource } from '../domain/sky-templates.js';
 import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
@@ -41,6 +41,15 @@ export interface Admission {
   budget: MemoryBudget;
   /** Larger photos (any one frame) are refused from their header (MAX_IMAGE_MEGAPIXELS). */
   maxMegapixels: number;
+}
+
+/** Whatever fails on an imaging thread (the engine refused the photo, or the photo killed its thread) is the photo's. */
+async function photosFault<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw new DevelopError(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /** 256 MP, 1.5 MP: whole megapixels from 10 up, tenths below. */
@@ -80,12 +89,7 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
    * the budget, given back when the work ends. A header that cannot be read is the photo's fault.
    */
   private async admitted<T>(photos: Photo[], work: () => Promise<T>): Promise<T> {
-    let sizes: ImageSize[];
-    try {
-      sizes = await Promise.all(photos.map((p) => readImageSize(p.bytes, p.fileName)));
-    } catch (err) {
-      throw new DevelopError(err instanceof Error ? err.message : String(err));
-    }
+    const sizes = await photosFault(Promise.all(photos.map((p) => readImageSize(p.bytes, p.fileName))));
     const { budget, maxMegapixels } = this.admission;
     sizes.forEach((size, i) => {
       const mp = (size.width * size.height) / 1e6;
@@ -99,15 +103,9 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
     }
   }
 
-  /** Develops admitted photos; whatever fails on the thread (the engine refused the photo, or it killed its thread) is the photo's. */
+  /** Develops photos once admitted; `task` builds the thread's task only then, when their bytes may be moved. */
   private develop(photos: Photo[], name: string, task: () => [object, Uint8Array[]]): Promise<DevelopedOutput> {
-    return this.admitted(photos, async () => {
-      try {
-        return developed(await this.run<DevelopedBytes>(name, ...task()));
-      } catch (err) {
-        throw new DevelopError(err instanceof Error ? err.message : String(err));
-      }
-    });
+    return this.admitted(photos, async () => developed(await photosFault(this.run<DevelopedBytes>(name, ...task()))));
   }
 
   private frames(frames: SourceFrame[]): FrameBytes[] {
@@ -162,11 +160,7 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   thumbnail(source: Photo): Promise<Buffer> {
     return this.admitted([source], async () => {
       const own = ownBytes(source.bytes);
-      try {
-        return asBuffer(await this.run<Uint8Array>('thumbnail', { bytes: own }, [own]));
-      } catch (err) {
-        throw new DevelopError(err instanceof Error ? err.message : String(err));
-      }
+      return asBuffer(await photosFault(this.run<Uint8Array>('thumbnail', { bytes: own }, [own])));
     });
   }
 
@@ -176,7 +170,8 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   }
 
   copilotVersion(source: Buffer, parent: VersionState, delta: CopilotDelta, sky: SkySource | null): Promise<VersionState & { jpeg: Buffer }> {
-    return this.admitted([{ fileName: 'source.tif', bytes: source }], async () => {
+    // The working copy is at most COPILOT_PREVIEW_EDGE pixels long: it is counted, never over the limit.
+    return this.admitted([{ fileName: 'the Copilot working copy', bytes: source }], async () => {
       const own = ownBytes(source);
       const s = this.sky(sky);
       const result = await this.run<VersionState & { jpeg: Uint8Array }>('copilotVersion', { source: own, parent, delta, sky: s }, [own, ...ImagingPool.movable([], s)]);

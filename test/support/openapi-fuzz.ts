@@ -132,8 +132,11 @@ export class OpenApiFuzzer {
     if (schema.enum) return pick(r, schema.enum);
     if (schema.const !== undefined) return schema.const;
     switch (schema.type) {
-      case 'integer':
-        return integerBetween(r, schema.minimum ?? 0, Math.min(schema.maximum ?? 50, (schema.minimum ?? 0) + 50));
+      case 'integer': {
+        // Small values from 0 (or the minimum) up, where ids the service issued are.
+        const low = Math.min(Math.max(0, schema.minimum ?? 0), schema.maximum ?? Infinity);
+        return integerBetween(r, low, Math.min(schema.maximum ?? Infinity, low + 50));
+      }
       case 'number':
         return (schema.minimum ?? 0) + r() * ((schema.maximum ?? 1) - (schema.minimum ?? 0));
       case 'boolean':

@@ -6,7 +6,6 @@ import { Data, DownloadEntry, errorResponses, FileNameQuery, Id, Nullable, Proje
 
 const tags = ['Smart Editing (I2I) editing and results'];
 
-
 const EditBody = Nullable(
   Type.Object({
     hdr_merge: Type.Optional(Type.Boolean({ default: false, description: 'merge bracketed exposures (groups manifest, else EXIF) before editing' })),

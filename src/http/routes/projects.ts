@@ -13,8 +13,8 @@ import {
   ProjectItem,
   ProjectList,
   ProjectUuidParams,
-  UploadLinks,
   Text,
+  UploadLinks,
   UploadLinksBody,
 } from '../schemas.js';
 
