@@ -4,7 +4,9 @@ import sharp from 'sharp';
 import { interpretInstruction } from '../src/domain/copilot/instructions/index.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { estimate } from '../src/imaging/estimate.js';
+import { loadConfig } from '../src/config.js';
 import { ImagingPool } from '../src/jobs/imaging-pool.js';
+import { MemoryBudget } from '../src/jobs/memory-budget.js';
 import { outDir, type Section, testdataDir } from './report.js';
 import { fixed, medianSeconds } from './tools.js';
 
@@ -21,7 +23,8 @@ export async function benchCopilot(): Promise<Section> {
     await sharp(path.join(testdataDir, 'photos', 'building.jpg')).resize(5184, 3456, { fit: 'fill' }).jpeg({ quality: 90 }).toFile(file);
   }
   const original = fs.readFileSync(file);
-  const pool = new ImagingPool(1);
+  const config = loadConfig();
+  const pool = new ImagingPool(1, { budget: new MemoryBudget(config.imagingMemoryMb * 2 ** 20), maxMegapixels: config.maxImageMegapixels });
   try {
     const preview = await decodeImage(original, { maxLongEdge: 1024 });
     const parent = { settings: estimate(preview.image), rotate: 0 };

@@ -1,9 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { outDir, projectRoot, type Section, testdataDir } from './report.js';
+import { outDir, type Section, testdataDir } from './report.js';
+import { call, i2iProject, peakRssMiB, startServe } from './serve.js';
 import { fixed } from './tools.js';
 
 const PHOTOS = Number(process.env.BENCH_FLOW_PHOTOS ?? 100);
@@ -32,20 +32,9 @@ async function makePhotos(): Promise<string[]> {
   return files;
 }
 
-/** Peak resident set (VmHWM) of a process and its threads, in MiB. */
-function peakRssMiB(pid: number): number {
-  return Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
-}
-
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function call(url: string, init: RequestInit = {}): Promise<any> {
-  const res = await fetch(url, init);
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
 }
 
 /** What the photos cost at the least: sharp decode + encode, as many at once as there are cores. */
@@ -69,42 +58,11 @@ async function floorSeconds(files: string[]): Promise<number> {
 export async function benchFlow(): Promise<Section> {
   const files = await makePhotos();
   const floor = await floorSeconds(files);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-bench-flow-'));
-  const main = path.join(projectRoot, 'dist', 'src', 'main.js');
-  const env = { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn' };
-  const apiKey = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString().trimEnd().split('\n').pop()!;
-  const server: ChildProcess = spawn(process.execPath, [main, 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
+  const server = await startServe();
   try {
-    const base = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      server.stdout!.on('data', (c: Buffer) => {
-        output += c.toString();
-        const match = /retouch listening on (http:\/\/[\d.:]+)/.exec(output);
-        if (match) resolve(match[1]!);
-      });
-      server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-    });
-    server.stdout!.resume();
-    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-    const { project_uuid: uuid } = (await call(`${base}/v1/i2i/projects`, { method: 'POST', headers, body: '{}' })).data;
-    const links = (
-      await call(`${base}/v1/i2i/projects/${uuid}/get_temporary_upload_links`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ files_list: files.map((f) => ({ file_name: path.basename(f) })) }),
-      })
-    ).data.files_list as { file_name: string; upload_link: string }[];
+    const { base, headers } = server;
     const uploadStarted = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 4 }, async () => {
-        while (next < links.length) {
-          const link = links[next++]!;
-          const res = await fetch(link.upload_link, { method: 'PUT', body: fs.readFileSync(path.join(path.dirname(files[0]!), link.file_name)) });
-          if (!res.ok) throw new Error(`upload ${link.file_name}: ${res.status}`);
-        }
-      }),
-    );
+    const uuid = await i2iProject(server, files);
     const uploadSeconds = (performance.now() - uploadStarted) / 1000;
 
     const editStarted = performance.now();
@@ -124,7 +82,7 @@ export async function benchFlow(): Promise<Section> {
       images = item.number_of_images;
     }
     const editSeconds = (performance.now() - editStarted) / 1000;
-    const rss = peakRssMiB(server.pid!);
+    const rss = peakRssMiB(server.process.pid!);
     const perMinute = (PHOTOS / editSeconds) * 60;
     const floorPerMinute = (PHOTOS / floor) * 60;
     const p99 = percentile(latencies, 99);
@@ -144,8 +102,6 @@ export async function benchFlow(): Promise<Section> {
       notes: [`API p99 during the edit ${fixed(p99, 1)} ms (target < 50: ${p99 < 50 ? 'met' : 'MISSED'})`],
     };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await server.stop();
   }
 }

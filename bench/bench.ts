@@ -1,5 +1,6 @@
 import { benchCopilot } from './bench-copilot.js';
 import { benchFlow } from './bench-flow.js';
+import { benchMemory } from './bench-memory.js';
 import { benchRaw } from './bench-raw.js';
 import { runRenderBench } from './bench-render.js';
 import { benchS3 } from './bench-s3.js';
@@ -14,6 +15,7 @@ const sections: [string, SectionRunner][] = [
   ['render', runRenderBench],
   ['flow', benchFlow],
   ['copilot', benchCopilot],
+  ['memory', benchMemory],
 ];
 
 await runSections(sections, process.argv.slice(2));

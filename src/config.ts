@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { DEVELOP_BYTES_PER_PIXEL } from './imaging/decode.js';
 
 /** Everything the service reads from its environment, parsed once and typed. */
 export interface Config {
@@ -19,6 +20,10 @@ export interface Config {
   runJobs: boolean;
   /** Worker threads rendering photos; the number of cores by default. */
   imagingThreads: number;
+  /** Memory the imaging threads may take at once, in MiB: a photo waits for its share. Half the machine's (or container's) by default. */
+  imagingMemoryMb: number;
+  /** Largest photo accepted, per frame, in megapixels: larger ones fail alone, from their header. By default what the budget holds. */
+  maxImageMegapixels: number;
   /** How long a worker holds a job without renewing its lease before another may take it. */
   jobLeaseSeconds: number;
   /** Lets callbacks go to http:// and to private, loopback or link-local addresses (tests, closed networks). */
@@ -46,6 +51,16 @@ export interface S3Config {
 }
 
 export class ConfigError extends Error {}
+
+/** The machine's memory, or the container's limit when that is lower. */
+function machineMemory(): number {
+  return Math.min(os.totalmem(), process.constrainedMemory() || Infinity);
+}
+
+/** The largest photo (of the most demanding kind, a RAW) whose development fits the budget alone. */
+function megapixelsWithin(memoryMb: number): number {
+  return Math.floor((memoryMb * 2 ** 20) / Math.max(...Object.values(DEVELOP_BYTES_PER_PIXEL)) / 1e6);
+}
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -108,6 +123,7 @@ function s3(env: NodeJS.ProcessEnv): S3Config | null {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const imagingMemoryMb = integer(env, 'IMAGING_MEMORY_MB', Math.floor(machineMemory() / 2 ** 21), 64, 2 ** 30);
   const databaseUrl = optional(env, 'DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new ConfigError(`DATABASE_URL must start with postgres:// or postgresql://, got "${databaseUrl}"`);
@@ -127,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     runJobs: boolean(env, 'RUN_JOBS', true),
     imagingThreads: integer(env, 'IMAGING_THREADS', os.availableParallelism(), 1, 256),
+    imagingMemoryMb,
+    maxImageMegapixels: positive(env, 'MAX_IMAGE_MEGAPIXELS', megapixelsWithin(imagingMemoryMb)),
     jobLeaseSeconds: positive(env, 'JOB_LEASE_SECONDS', 60),
     callbackAllowPrivate: boolean(env, 'CALLBACK_ALLOW_PRIVATE', false),
     callbackRetryBaseSeconds: positive(env, 'CALLBACK_RETRY_BASE_SECONDS', 15),

@@ -22,6 +22,7 @@ import { UploadsService } from './domain/uploads.js';
 import { BUILT_IN_STYLES, type DevelopSettings } from './imaging/settings.js';
 import { builtInSkyTemplates } from './imaging/sky/templates.js';
 import { ImagingPool } from './jobs/imaging-pool.js';
+import { MemoryBudget } from './jobs/memory-budget.js';
 import { JobQueue } from './jobs/queue.js';
 import type { BlobStore } from './domain/blob-store.js';
 import { LinkSigner } from './storage/link-signer.js';
@@ -39,6 +40,8 @@ export interface Services {
   queue: JobQueue;
   /** Emits 'work' when jobs were queued, so local runners start them without waiting for a poll. */
   workSignal: EventEmitter;
+  /** The memory the imaging threads of both pools may take at once. */
+  memory: MemoryBudget;
   /** Batch photo development, on as many threads as cores. */
   imaging: ImagingPool;
   /** Copilot's renders, on a thread of their own so that they never wait behind a batch. */
@@ -65,8 +68,11 @@ export async function createServices(config: Config): Promise<Services> {
   const queue = new JobQueue(db.kysely, db.engine);
   const workSignal = new EventEmitter();
   const wake = () => workSignal.emit('work');
-  const imaging = new ImagingPool(config.imagingThreads);
-  const interactive = new ImagingPool(1);
+  // One budget for both pools: a Copilot render beside a batch does not take them past it.
+  const memory = new MemoryBudget(config.imagingMemoryMb * 2 ** 20);
+  const admission = { budget: memory, maxMegapixels: config.maxImageMegapixels };
+  const imaging = new ImagingPool(config.imagingThreads, admission);
+  const interactive = new ImagingPool(1, admission);
 
   const accounts = new AccountsService(repos);
   const projects = new ProjectsService(repos);
@@ -99,6 +105,7 @@ export async function createServices(config: Config): Promise<Services> {
     embeddedStorage,
     queue,
     workSignal,
+    memory,
     imaging,
     interactive,
     accounts,
@@ -113,6 +120,7 @@ export async function createServices(config: Config): Promise<Services> {
     copilot: new CopilotService({
       repos,
       blobs,
+      deliveries,
       projects,
       planner,
       skyTemplates,

@@ -132,6 +132,7 @@ export interface JobsTable {
   key: string;
   payload: string;
   state: JobState;
+  /** Failures the handler reported; a take-over from a dead process is not one. */
   attempts: number;
   max_attempts: number;
   run_after: string;

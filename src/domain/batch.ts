@@ -32,6 +32,12 @@ export interface DevelopedOutput {
   companion?: { fileName: string; bytes: Buffer };
 }
 
+/**
+ * What a stage's developer throws when the engine could not develop the photo (corrupt,
+ * unsupported): the photo's fault, unlike storage or database trouble on the way.
+ */
+export class DevelopError extends Error {}
+
 export interface Stage {
   name: StageName;
   kind: OutputKind;
@@ -47,6 +53,12 @@ export const jobKinds = (stage: StageName) => ({ plan: `${stage}.plan`, render: 
 
 /** Tries of a callback; the delays between them come from the callback handler. */
 export const CALLBACK_ATTEMPTS = 6;
+
+/**
+ * Tries of a render job. A photo the engine refuses fails at once; these are for storage and
+ * database trouble, retried after 1, 4, 16 and 64 s (the imaging handlers' delays).
+ */
+export const RENDER_ATTEMPTS = 5;
 
 export interface BatchDeps {
   db: Kysely<Database>;
@@ -132,22 +144,28 @@ export class BatchService {
     );
     const outputs = await repos.outputs.list(project.id, stage.kind);
     const { render } = jobKinds(name);
-    await queue.enqueue(outputs.map((o) => ({ kind: render, key: `${render}:${o.id}`, payload: { outputId: o.id } })));
+    await queue.enqueue(outputs.map((o) => ({ kind: render, key: `${render}:${o.id}`, payload: { outputId: o.id }, maxAttempts: RENDER_ATTEMPTS })));
     if (outputs.length === 0) await this.settle(stage, project.id);
     this.deps.wake();
   }
 
   async render(name: StageName, outputId: number): Promise<void> {
-    const { repos, blobs } = this.deps;
     const stage = this.stage(name);
-    const output = await repos.outputs.byId(outputId);
-    if (!output || output.state !== 'pending') return;
+    const output = await this.deps.repos.outputs.byId(outputId);
+    if (!output) return;
+    if (output.state === 'pending') await this.develop(stage, output);
+    // Also when a process made the output and died before ending the stage.
+    await this.settle(stage, output.project_id);
+  }
+
+  private async develop(stage: Stage, output: Output): Promise<void> {
+    const { repos, blobs } = this.deps;
     const project = (await repos.projects.byId(output.project_id))!;
     await repos.projects.transitionStage(project.id, stage.column, ['queued'], 'in_progress', { updated_at: nowIso() });
-    const developed = await stage.develop(project, output).catch((err: Error) => {
-      // Storage and database trouble is retried; what the engine refuses is the photo's fault.
-      if (err instanceof UnprocessablePhoto) throw err;
-      throw new UnprocessablePhoto(`${JSON.parse(output.sources).join(', ')}: ${err.message}`);
+    const developed = await stage.develop(project, output).catch((err: unknown) => {
+      // What the engine refuses is the photo's fault; storage and database trouble is thrown on, to be retried.
+      if (err instanceof DevelopError) throw new UnprocessablePhoto(`${JSON.parse(output.sources).join(', ')}: ${err.message}`);
+      throw err;
     });
     const key = storageKeys.output(project.uuid, stage.kind, output.file_name);
     await blobs.write(key, developed.bytes);
@@ -161,14 +179,13 @@ export class BatchService {
       companion: developed.companion?.fileName ?? null,
       updated_at: nowIso(),
     });
-    await this.settle(stage, project.id);
   }
 
   /** An output that cannot be made: recorded with its reason, the others go on. */
   async renderFailed(name: StageName, outputId: number, error: string): Promise<void> {
     const output = await this.deps.repos.outputs.byId(outputId);
-    if (!output || output.state !== 'pending') return;
-    await this.deps.repos.outputs.update(output.id, { state: 'failed', error, updated_at: nowIso() });
+    if (!output) return;
+    if (output.state === 'pending') await this.deps.repos.outputs.update(output.id, { state: 'failed', error, updated_at: nowIso() });
     await this.settle(this.stage(name), output.project_id);
   }
 
@@ -189,17 +206,20 @@ export class BatchService {
     await this.end(stage, projectId, counts.done > 0 ? 'completed' : 'failed', changes);
   }
 
-  /** Ends the stage once, whoever gets here first, and queues its callback. */
+  /** Ends the stage once, whoever gets here first, and queues its callback in the same transaction, so that a crash loses neither. */
   private async end(stage: Stage, projectId: number, state: 'completed' | 'failed', changes: Partial<Project>): Promise<void> {
-    const { repos, queue } = this.deps;
     const now = nowIso();
     const finished = stage.column === 'state' ? { finished_at: now } : {};
-    if (!(await repos.projects.transitionStage(projectId, stage.column, ['queued', 'in_progress'], state, { ...changes, ...finished, updated_at: now }))) return;
-    const project = await repos.projects.byId(projectId);
-    if (!stage.notifies || !project?.callback_url) return;
-    const { callback } = jobKinds(stage.name);
-    await queue.enqueue([{ kind: callback, key: `${callback}:${projectId}:${now}`, payload: { projectId, finishedAt: now }, maxAttempts: CALLBACK_ATTEMPTS }]);
-    this.deps.wake();
+    const notified = await this.deps.db.transaction().execute(async (trx) => {
+      const repos = createRepos(trx);
+      if (!(await repos.projects.transitionStage(projectId, stage.column, ['queued', 'in_progress'], state, { ...changes, ...finished, updated_at: now }))) return false;
+      const project = await repos.projects.byId(projectId);
+      if (!stage.notifies || !project?.callback_url) return false;
+      const { callback } = jobKinds(stage.name);
+      await this.deps.queue.enqueue([{ kind: callback, key: `${callback}:${projectId}:${now}`, payload: { projectId, finishedAt: now }, maxAttempts: CALLBACK_ATTEMPTS }], trx);
+      return true;
+    });
+    if (notified) this.deps.wake();
   }
 
   /** POSTs the end of a stage to the project's callback URL, signed (docs/callbacks.md); throws to be retried. */

@@ -4,20 +4,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { InvalidRequest } from './errors.js';
-
-/** Addresses a callback may never reach unless the operator allows it: the service's own networks. */
-const PRIVATE = new net.BlockList();
-for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE.addSubnet(prefix, bits, 'ipv4');
-for (const [prefix, bits] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) PRIVATE.addSubnet(prefix, bits, 'ipv6');
-
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return PRIVATE.check(mapped[1]!, 'ipv4');
-  return PRIVATE.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
-}
+import { isPrivateAddress } from './private-addresses.js';
 
 /**
  * Refuses callback URLs that are not HTTPS or that resolve to private, loopback or

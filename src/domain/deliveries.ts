@@ -112,14 +112,14 @@ export class DeliveriesService {
   }
 
   /** Remakes an output's thumbnail from its current bytes. */
-  async refreshThumbnail(outputId: number, makeThumbnail: (jpeg: Buffer) => Promise<Buffer>): Promise<void> {
+  async refreshThumbnail(outputId: number, makeThumbnail: (output: { fileName: string; bytes: Buffer }) => Promise<Buffer>): Promise<void> {
     const output = await this.repos.outputs.byId(outputId);
     const project = output && (await this.repos.projects.byId(output.project_id));
     if (!output || !project) return;
     const key = storageKeys.output(project.uuid, output.kind, output.file_name);
     const before = await this.blobs.head(key);
     if (!before || before.etag === output.thumbnail_of) return;
-    await this.blobs.write(storageKeys.thumbnail(project.uuid, output.kind, output.file_name), await makeThumbnail(await this.blobs.read(key)));
+    await this.blobs.write(storageKeys.thumbnail(project.uuid, output.kind, output.file_name), await makeThumbnail({ fileName: output.file_name, bytes: await this.blobs.read(key) }));
     await this.repos.outputs.update(output.id, { thumbnail_of: before.etag, updated_at: nowIso() });
   }
 }

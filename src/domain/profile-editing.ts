@@ -55,7 +55,7 @@ export interface ProfileDeveloper {
   /** Renders settings at full resolution to a JPEG. */
   export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput>;
   /** Resizes, watermarks, converts an exported JPEG. */
-  post(bytes: Buffer, options: PostOptions): Promise<DevelopedOutput>;
+  post(source: { fileName: string; bytes: Buffer }, options: PostOptions): Promise<DevelopedOutput>;
 }
 
 /** The status vocabulary of the profile flow's status endpoints and project items. */
@@ -196,7 +196,7 @@ export class ProfileEditingService {
   private async developPost(project: Project, output: Output): Promise<DevelopedOutput> {
     const [exported] = JSON.parse(output.sources) as string[];
     const bytes = await this.deps.blobs.read(storageKeys.output(project.uuid, 'export', exported!));
-    return this.deps.developer.post(bytes, postOptionsOf(project));
+    return this.deps.developer.post({ fileName: exported!, bytes }, postOptionsOf(project));
   }
 
   /** `{status, progress, details}` of a stage, for the status endpoints. */

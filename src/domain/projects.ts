@@ -44,6 +44,9 @@ export interface ProjectPage {
   total: number;
 }
 
+/** Project uuids are made by crypto.randomUUID(): anything else names no project, and needs no database to say so. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** How many times a generated name is retried when a concurrent create took it. */
 const GENERATED_NAME_ATTEMPTS = 5;
 
@@ -95,18 +98,20 @@ export class ProjectsService {
   }
 
   /** The project with this uuid in this flow, if the account owns it. */
-  async getOwned(account: Account, flow: ProjectFlow, uuid: string): Promise<Project> {
-    const project = await this.repos.projects.byUuid(uuid);
-    if (!project || project.flow !== flow) throw new NotFound('Project not found');
-    if (project.account_id !== account.id) throw new Forbidden("You don't have permission to access this project");
-    return project;
+  getOwned(account: Account, flow: ProjectFlow, uuid: string): Promise<Project> {
+    return this.owned(account, uuid, flow);
   }
 
   /** The project with this uuid, of either flow, if the account owns it. */
-  async getOwnedAnyFlow(account: Account, uuid: string): Promise<Project> {
-    const project = await this.repos.projects.byUuid(uuid);
-    if (!project) throw new NotFound('Project not found');
-    return this.getOwned(account, project.flow, uuid);
+  getOwnedAnyFlow(account: Account, uuid: string): Promise<Project> {
+    return this.owned(account, uuid, null);
+  }
+
+  private async owned(account: Account, uuid: string, flow: ProjectFlow | null): Promise<Project> {
+    const project = UUID.test(uuid) ? await this.repos.projects.byUuid(uuid) : undefined;
+    if (!project || (flow !== null && project.flow !== flow)) throw new NotFound('Project not found');
+    if (project.account_id !== account.id) throw new Forbidden("You don't have permission to access this project");
+    return project;
   }
 
   /** A profile-based project by its name (names are unique per account). */

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
@@ -29,6 +29,19 @@ export function redactUrl(url: string): string {
 
 export type App = FastifyInstance;
 
+const MAX_PARAM_LENGTH = 4096;
+
+/** Errors Fastify meets before routing (a malformed percent-encoding, an overlong parameter), in the standard envelope. */
+function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    err.code === 'FST_ERR_BAD_URL'
+      ? 'Bad Request: the URL is not validly percent-encoded UTF-8.'
+      : err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? `URI Too Long: a path parameter is longer than ${MAX_PARAM_LENGTH} characters.`
+        : `Bad Request: ${err.message}`;
+  void reply.code(err.statusCode ?? 400).send(errorBody(message));
+}
+
 export interface AppOptions {
   /** Where log lines go; standard output when not given. */
   logStream?: Writable;
@@ -48,8 +61,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : crypto.randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters carry file and project names: room for 255 characters percent-encoded.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     bodyLimit: 10 * 1024 * 1024,
+    // A malformed percent-encoding or an overlong parameter, answered before routing.
+    frameworkErrors: answerFrameworkError,
     // Malformed HTTP never reaches a route; answer it in the standard envelope too.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return socket.destroy(err);

@@ -1,7 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { DomainError, Forbidden, InvalidRequest, NotFound, Unauthenticated } from '../domain/errors.js';
-import { type AjvError, type PydanticError, toPydanticErrors, type ValidationContext } from './validation-errors.js';
+import { type AjvError, boundedInput, type PydanticError, toPydanticErrors, type ValidationContext } from './validation-errors.js';
 
 /** The standard error envelope of reference §7. */
 export function errorBody(message: string): { error: { message: string } } {
@@ -68,13 +68,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.code(404).send({ detail: 'Not Found' });
   });
 
+  const unprocessable = (reply: FastifyReply, detail: PydanticError[]) => reply.code(422).send({ detail: detail.map((e) => ({ ...e, input: boundedInput(e.input) })) });
+
   app.setErrorHandler(async (err: FastifyError, request, reply) => {
-    if (err instanceof JsonBodyError || err instanceof ModelValidationError) return reply.code(422).send({ detail: [err.entry] });
+    if (err instanceof JsonBodyError || err instanceof ModelValidationError) return unprocessable(reply, [err.entry]);
     if (err.validation) {
       const context = (err.validationContext ?? 'body') as ValidationContext;
       const detail = toPydanticErrors(err.validation as unknown as AjvError[], context);
       if (context === 'querystring') showRawQueryInput(detail, request.url);
-      return reply.code(422).send({ detail });
+      return unprocessable(reply, detail);
     }
     if (err instanceof DomainError) return reply.code(domainStatus(err)).send(errorBody(err.message));
     const status = err.statusCode ?? 500;

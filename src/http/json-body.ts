@@ -3,6 +3,32 @@ import { JsonBodyError } from './errors.js';
 import { jsonInvalidError } from './validation-errors.js';
 
 /**
+ * Deeper than any body the API takes (three levels at most), shallow enough that nothing
+ * downstream (validation, error serialisation) recurses far on hostile input.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** Where the text's arrays and objects first nest deeper than MAX_JSON_DEPTH, or -1; brackets inside strings do not count. */
+function tooDeepAt(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_JSON_DEPTH) return i;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return -1;
+}
+
+/**
  * Every body the API takes is JSON, whatever the Content-Type says: official clients
  * send JSON with an empty Content-Type, or none. An empty body reads as null.
  */
@@ -15,6 +41,8 @@ export function registerJsonParsing(app: FastifyInstance): void {
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => {
     const body = String(text);
     if (body.trim() === '') return done(null, null);
+    const deep = tooDeepAt(body);
+    if (deep >= 0) return done(new JsonBodyError(jsonInvalidError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`)), undefined);
     try {
       done(null, JSON.parse(body));
     } catch (err) {

@@ -148,3 +148,17 @@ export function toPydanticErrors(errors: AjvError[], context: ValidationContext)
 export function jsonInvalidError(position: number, reason: string): PydanticError {
   return { type: 'json_invalid', loc: ['body', position], msg: 'JSON decode error', input: {}, ctx: { error: reason } };
 }
+
+/** Inputs echoed in a 422 as they are up to this many characters (of their JSON), as FastAPI echoes them. */
+const ECHO_LIMIT = 1024;
+
+/**
+ * An error's input, bounded: FastAPI echoes inputs whole, which for a 10 MB body is 10 MB
+ * back. Past ECHO_LIMIT the input is shortened the way pydantic shortens values in its
+ * messages: the first 25 and the last 24 characters around "...".
+ */
+export function boundedInput(input: unknown): unknown {
+  const text = typeof input === 'string' ? input : JSON.stringify(input);
+  if (text === undefined || text.length <= ECHO_LIMIT) return input;
+  return `${text.slice(0, 25)}...${text.slice(-24)}`;
+}

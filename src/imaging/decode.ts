@@ -1,6 +1,6 @@
 /**
- * Decodes an upload to the engine's working image: 16-bit sRGB, upright. JPEG, PNG, TIFF
- * and HEIF go through sharp (libvips), which converts embedded ICC profiles to sRGB;
+ * Decodes an upload to the engine's working image: 16-bit sRGB, upright. JPEG, PNG, TIFF,
+ * WebP and HEIF go through sharp (libvips), which converts embedded ICC profiles to sRGB;
  * camera RAWs are developed by LibRaw (raw/libraw.ts). The format comes from the bytes.
  */
 import sharp, { type Sharp } from 'sharp';
@@ -8,7 +8,7 @@ import { assertIntegerInRange, invalidParameterError } from './args.js';
 import { image16FromSharp, sharpFromImage16 } from './image16.js';
 import { emptyMetadata, readMetadata, withLibRaw } from './metadata.js';
 import { detectFormat, type ImageFormat } from './raw/detect.js';
-import { librawDecode, type LibRawInfo } from './raw/libraw.js';
+import { librawDecode, librawIdentify, type LibRawInfo } from './raw/libraw.js';
 import { asShotWhitePoint, type WhitePoint } from './raw/white-point.js';
 import type { Image16, PhotoMetadata } from './types.js';
 
@@ -46,6 +46,43 @@ export interface DecodedPhoto {
   /** EXIF orientation (1..8) the file is stored with; `image` is already turned upright. */
   orientation: number;
   rawInfo?: RawInfo;
+}
+
+/** A photo's pixel size and format, as its header tells them. */
+export interface ImageSize {
+  width: number;
+  height: number;
+  format: ImageFormat;
+}
+
+/**
+ * The pixel size a decode will make, read from the header alone (sharp's header read;
+ * LibRaw's identify for RAWs): what a photo will cost, known before any memory is spent on it.
+ */
+export async function readImageSize(input: Buffer, fileName?: string): Promise<ImageSize> {
+  const { format } = detectFormat(input, fileName);
+  if (format === 'raw') {
+    const info = await librawIdentify(input);
+    return { width: info.width, height: info.height, format };
+  }
+  const header = await sharp(input).metadata().catch((err: Error) => {
+    throw new Error(`corrupt ${format.toUpperCase()}: ${err.message}`);
+  });
+  if (!header.width || !header.height) throw new Error(`corrupt ${format.toUpperCase()}: no pixel size in the header`);
+  return { width: header.width, height: header.height, format };
+}
+
+/**
+ * Peak memory of developing a photo, per source pixel: the 16-bit working image, the
+ * renderer's planes and, for a RAW, LibRaw's working image in WebAssembly. Measured on
+ * 12–64 MP photos with sky replacement and perspective correction on (bench: memory),
+ * with some headroom.
+ */
+export const DEVELOP_BYTES_PER_PIXEL = { raw: 64, other: 48 } as const;
+
+/** What developing a photo of this size takes at its peak, in bytes. */
+export function developMemory(size: ImageSize): number {
+  return size.width * size.height * DEVELOP_BYTES_PER_PIXEL[size.format === 'raw' ? 'raw' : 'other'];
 }
 
 /** LibRaw's flip codes as EXIF orientations: none, 180°, 90° counter-clockwise, 90° clockwise. */

@@ -1,15 +1,15 @@
-import { jobKinds } from '../domain/batch.js';
+import { DevelopError, jobKinds } from '../domain/batch.js';
 import { THUMBNAIL_JOB } from '../domain/deliveries.js';
 import { UnprocessablePhoto } from '../domain/errors.js';
 import type { Services } from '../services.js';
 import { type JobHandler, PermanentJobError } from './runner.js';
 
-/** A photo that cannot be developed fails at once; anything else (storage, database) is retried. */
+/** A photo that cannot be developed (or is too large) fails at once; anything else (storage, database) is retried. */
 async function permanentIfPhoto(work: Promise<void>): Promise<void> {
   try {
     await work;
   } catch (err) {
-    if (err instanceof UnprocessablePhoto) throw new PermanentJobError(err.message);
+    if (err instanceof UnprocessablePhoto || err instanceof DevelopError) throw new PermanentJobError(err.message);
     throw err;
   }
 }
@@ -18,7 +18,7 @@ async function permanentIfPhoto(work: Promise<void>): Promise<void> {
 export function imagingHandlers(s: Services): Record<string, JobHandler> {
   const handlers: Record<string, JobHandler> = {
     [THUMBNAIL_JOB]: {
-      run: (p: { outputId: number }) => s.deliveries.refreshThumbnail(p.outputId, (jpeg) => s.imaging.thumbnail(jpeg)),
+      run: (p: { outputId: number }) => permanentIfPhoto(s.deliveries.refreshThumbnail(p.outputId, (output) => s.imaging.thumbnail(output))),
     },
   };
   for (const stage of s.batches.stageNames()) {
@@ -30,6 +30,7 @@ export function imagingHandlers(s: Services): Record<string, JobHandler> {
     handlers[kinds.render] = {
       run: (p: { outputId: number }) => permanentIfPhoto(s.batches.render(stage, p.outputId)),
       giveUp: (p: { outputId: number }, _job, error) => s.batches.renderFailed(stage, p.outputId, error),
+      retryDelaySeconds: (attempt) => 4 ** (attempt - 1),
     };
   }
   return handlers;

@@ -1,13 +1,16 @@
 import { Piscina } from 'piscina';
-import type { DevelopedOutput } from '../domain/batch.js';
+import { DevelopError, type DevelopedOutput } from '../domain/batch.js';
+import { UnprocessablePhoto } from '../domain/errors.js';
 import type { CopilotDeveloper, VersionState } from '../domain/copilot/copilot.js';
 import type { CopilotDelta } from '../domain/copilot/instructions/index.js';
 import type { I2iEditOptions } from '../domain/i2i-editing.js';
 import type { FrameInfo, SourceFrame } from '../domain/photo-plan.js';
 import type { ProfileDeveloper, ProfileEditOptions } from '../domain/profile-editing.js';
+import { developMemory, readImageSize } from '../imaging/decode.js';
 import type { PostOptions } from '../imaging/post.js';
 import type { SkySource } from '../domain/sky-templates.js';
 import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
+import type { MemoryBudget } from './memory-budget.js';
 import { asBuffer, ownBytes } from './transfer.js';
 
 interface DevelopedBytes {
@@ -26,14 +29,46 @@ function developed(result: DevelopedBytes): DevelopedOutput {
   };
 }
 
+/** A photo as the pool receives it: its name, for messages, and its encoded bytes. */
+export interface Photo {
+  fileName: string;
+  bytes: Buffer;
+}
+
+/** What lets a photo onto the imaging threads. */
+export interface Admission {
+  /** The memory every pool of the process shares (IMAGING_MEMORY_MB). */
+  budget: MemoryBudget;
+  /** Larger photos (any one frame) are refused from their header (MAX_IMAGE_MEGAPIXELS). */
+  maxMegapixels: number;
+}
+
+/** Whatever fails on an imaging thread (the engine refused the photo, or the photo killed its thread) is the photo's. */
+async function photosFault<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    throw new DevelopError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** 256 MP, 1.5 MP: whole megapixels from 10 up, tenths below. */
+function megapixels(mp: number): string {
+  return String(mp >= 10 ? Math.round(mp) : Math.round(mp * 10) / 10);
+}
+
 /**
  * Photo development on a pool of worker threads, so that decoding and rendering never
- * hold up the API's event loop. Input bytes are moved to the thread, not copied.
+ * hold up the API's event loop. Input bytes are moved to the thread, not copied. A photo
+ * goes to a thread once the memory its development takes is free in the shared budget.
  */
 export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   private readonly pool: Piscina;
 
-  constructor(threads: number) {
+  constructor(
+    threads: number,
+    private readonly admission: Admission,
+  ) {
     this.pool = new Piscina({
       filename: new URL('./imaging-tasks.js', import.meta.url).href,
       minThreads: 0,
@@ -46,6 +81,31 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   /** Runs a task, moving every byte array found in `moved` to the worker. */
   private async run<T>(name: string, task: object, moved: Uint8Array[] = []): Promise<T> {
     return this.pool.run(task, { name, transferList: moved.map((b) => b.buffer as ArrayBuffer) }) as Promise<T>;
+  }
+
+  /**
+   * Runs work on photos once they are admitted: each within the pixel limit (read from its
+   * header, before anything is decoded), and the memory their development takes free in
+   * the budget, given back when the work ends. A header that cannot be read is the photo's fault.
+   */
+  private async admitted<T>(photos: Photo[], work: () => Promise<T>): Promise<T> {
+    const sizes = await photosFault(Promise.all(photos.map((p) => readImageSize(p.bytes, p.fileName))));
+    const { budget, maxMegapixels } = this.admission;
+    sizes.forEach((size, i) => {
+      const mp = (size.width * size.height) / 1e6;
+      if (mp > maxMegapixels) throw new UnprocessablePhoto(`${photos[i]!.fileName} is ${megapixels(mp)} MP; this server accepts up to ${megapixels(maxMegapixels)} MP`);
+    });
+    const release = await budget.acquire(sizes.reduce((sum, size) => sum + developMemory(size), 0));
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  }
+
+  /** Develops photos once admitted; `task` builds the thread's task only then, when their bytes may be moved. */
+  private develop(photos: Photo[], name: string, task: () => [object, Uint8Array[]]): Promise<DevelopedOutput> {
+    return this.admitted(photos, async () => developed(await photosFault(this.run<DevelopedBytes>(name, ...task()))));
   }
 
   private frames(frames: SourceFrame[]): FrameBytes[] {
@@ -66,35 +126,42 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
     return this.run('frameInfo', { bytes: own, fileName }, [own]);
   }
 
-  async developI2i(frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null): Promise<DevelopedOutput> {
-    const f = this.frames(frames);
-    const s = this.sky(sky);
-    return developed(await this.run('developI2i', { frames: f, options, sky: s }, ImagingPool.movable(f, s)));
+  developI2i(frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null): Promise<DevelopedOutput> {
+    return this.develop(frames, 'developI2i', () => {
+      const f = this.frames(frames);
+      const s = this.sky(sky);
+      return [{ frames: f, options, sky: s }, ImagingPool.movable(f, s)];
+    });
   }
 
-  async edit(
-    frames: SourceFrame[],
-    job: { options: ProfileEditOptions; style: unknown; sky: SkySource | null; mergedName: string },
-  ): Promise<DevelopedOutput> {
-    const f = this.frames(frames);
-    const s = this.sky(job.sky);
-    return developed(await this.run('developEdit', { frames: f, options: job.options, style: job.style, sky: s, mergedName: job.mergedName }, ImagingPool.movable(f, s)));
+  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: unknown; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput> {
+    return this.develop(frames, 'developEdit', () => {
+      const f = this.frames(frames);
+      const s = this.sky(job.sky);
+      return [{ frames: f, options: job.options, style: job.style, sky: s, mergedName: job.mergedName }, ImagingPool.movable(f, s)];
+    });
   }
 
-  async export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput> {
-    const f = this.frames(frames);
-    const s = this.sky(job.sky);
-    return developed(await this.run('exportPhoto', { frames: f, settings: job.settings, sky: s }, ImagingPool.movable(f, s)));
+  export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput> {
+    return this.develop(frames, 'exportPhoto', () => {
+      const f = this.frames(frames);
+      const s = this.sky(job.sky);
+      return [{ frames: f, settings: job.settings, sky: s }, ImagingPool.movable(f, s)];
+    });
   }
 
-  async post(bytes: Buffer, options: PostOptions): Promise<DevelopedOutput> {
-    const own = ownBytes(bytes);
-    return developed(await this.run('postEdit', { bytes: own, options }, [own]));
+  post(source: Photo, options: PostOptions): Promise<DevelopedOutput> {
+    return this.develop([source], 'postEdit', () => {
+      const own = ownBytes(source.bytes);
+      return [{ bytes: own, options }, [own]];
+    });
   }
 
-  async thumbnail(jpeg: Buffer): Promise<Buffer> {
-    const own = ownBytes(jpeg);
-    return asBuffer(await this.run<Uint8Array>('thumbnail', { bytes: own }, [own]));
+  thumbnail(source: Photo): Promise<Buffer> {
+    return this.admitted([source], async () => {
+      const own = ownBytes(source.bytes);
+      return asBuffer(await photosFault(this.run<Uint8Array>('thumbnail', { bytes: own }, [own])));
+    });
   }
 
   async skyPreview(sky: SkySource): Promise<Buffer> {
@@ -102,16 +169,21 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
     return asBuffer(await this.run<Uint8Array>('skyPreview', { sky: s }, ImagingPool.movable([], s)));
   }
 
-  async copilotVersion(source: Buffer, parent: VersionState, delta: CopilotDelta, sky: SkySource | null): Promise<VersionState & { jpeg: Buffer }> {
-    const own = ownBytes(source);
-    const s = this.sky(sky);
-    const result = await this.run<VersionState & { jpeg: Uint8Array }>('copilotVersion', { source: own, parent, delta, sky: s }, [own, ...ImagingPool.movable([], s)]);
-    return { ...result, jpeg: asBuffer(result.jpeg) };
+  copilotVersion(source: Buffer, parent: VersionState, delta: CopilotDelta, sky: SkySource | null): Promise<VersionState & { jpeg: Buffer }> {
+    // The working copy is at most COPILOT_PREVIEW_EDGE pixels long: it is counted, never over the limit.
+    return this.admitted([{ fileName: 'the Copilot working copy', bytes: source }], async () => {
+      const own = ownBytes(source);
+      const s = this.sky(sky);
+      const result = await this.run<VersionState & { jpeg: Uint8Array }>('copilotVersion', { source: own, parent, delta, sky: s }, [own, ...ImagingPool.movable([], s)]);
+      return { ...result, jpeg: asBuffer(result.jpeg) };
+    });
   }
 
-  async copilotSource(frames: SourceFrame[]): Promise<Buffer> {
-    const f = this.frames(frames);
-    return asBuffer(await this.run<Uint8Array>('copilotSource', { frames: f }, ImagingPool.movable(f)));
+  copilotSource(frames: SourceFrame[]): Promise<Buffer> {
+    return this.admitted(frames, async () => {
+      const f = this.frames(frames);
+      return asBuffer(await this.run<Uint8Array>('copilotSource', { frames: f }, ImagingPool.movable(f)));
+    });
   }
 
   close(): Promise<void> {

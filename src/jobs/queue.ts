@@ -33,6 +33,8 @@ function pidAlive(pid: number): boolean {
  * A durable job queue in the service's own database (SQLite or PostgreSQL). A worker
  * leases a job for a while and renews the lease as it works; a job whose worker died is
  * taken again when its lease runs out, so every state change survives a restart.
+ * `attempts` counts the failures a handler reported, not the takes: a job released from a
+ * dead process has not failed, and trying it again costs it nothing.
  */
 export class JobQueue {
   constructor(
@@ -70,8 +72,7 @@ export class JobQueue {
     // SQLite serialises writers, so the plain subquery is already atomic there.
     const lock = this.engine === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<Job>`
-      update jobs set state = 'running', locked_by = ${workerId}, locked_until = ${until},
-        attempts = attempts + 1, updated_at = ${iso(now)}
+      update jobs set state = 'running', locked_by = ${workerId}, locked_until = ${until}, updated_at = ${iso(now)}
       where id = (
         select id from jobs
         where kind in (${sql.join(kinds)})
@@ -94,7 +95,7 @@ export class JobQueue {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  private async finish(job: Job, workerId: string, changes: Partial<Pick<Job, 'state' | 'last_error' | 'run_after'>>): Promise<void> {
+  private async finish(job: Job, workerId: string, changes: Partial<Pick<Job, 'state' | 'attempts' | 'last_error' | 'run_after'>>): Promise<void> {
     await this.db
       .updateTable('jobs')
       .set({ ...changes, locked_by: null, locked_until: null, updated_at: iso(new Date()) })
@@ -107,12 +108,14 @@ export class JobQueue {
     return this.finish(job, workerId, { state: 'done', last_error: null });
   }
 
+  /** Records a failed attempt and queues the job again after a delay. */
   retryLater(job: Job, workerId: string, error: string, delaySeconds: number): Promise<void> {
-    return this.finish(job, workerId, { state: 'queued', last_error: error, run_after: iso(new Date(Date.now() + delaySeconds * 1000)) });
+    return this.finish(job, workerId, { state: 'queued', attempts: job.attempts + 1, last_error: error, run_after: iso(new Date(Date.now() + delaySeconds * 1000)) });
   }
 
+  /** Records a failed attempt as the last one. */
   fail(job: Job, workerId: string, error: string): Promise<void> {
-    return this.finish(job, workerId, { state: 'failed', last_error: error });
+    return this.finish(job, workerId, { state: 'failed', attempts: job.attempts + 1, last_error: error });
   }
 
   /**

@@ -95,15 +95,9 @@ export class JobRunner {
     const { workerId, leaseSeconds, log } = this.options;
     const handler = this.options.handlers[job.kind]!;
     const payload = JSON.parse(job.payload) as unknown;
-    const giveUp = async (error: string) => {
-      await this.queue.fail(job, workerId, error);
-      await handler.giveUp?.(payload, job, error);
-    };
+    // Only failures count: a job taken over from a dead process starts this try with what it had.
+    const attempt = job.attempts + 1;
     try {
-      if (job.attempts > job.max_attempts) {
-        await giveUp(job.last_error ?? `gave up after ${job.max_attempts} attempts`);
-        return;
-      }
       const beat = setInterval(() => {
         this.queue.heartbeat(job, workerId, leaseSeconds).catch((err: unknown) => log.warn({ err, job: job.id }, 'lease renewal failed'));
       }, (leaseSeconds * 1000) / 3);
@@ -115,10 +109,14 @@ export class JobRunner {
       await this.queue.complete(job, workerId);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      log.warn({ job: job.id, kind: job.kind, attempt: job.attempts, err: message }, 'job failed');
+      log.warn({ job: job.id, kind: job.kind, attempt, err: message }, 'job failed');
       try {
-        if (err instanceof PermanentJobError || job.attempts >= job.max_attempts) await giveUp(message);
-        else await this.queue.retryLater(job, workerId, message, handler.retryDelaySeconds?.(job.attempts) ?? 5 * job.attempts);
+        if (err instanceof PermanentJobError || attempt >= job.max_attempts) {
+          await this.queue.fail(job, workerId, message);
+          await handler.giveUp?.(payload, job, message);
+        } else {
+          await this.queue.retryLater(job, workerId, message, handler.retryDelaySeconds?.(attempt) ?? 5 * attempt);
+        }
       } catch (bookkeeping) {
         log.error({ err: bookkeeping, job: job.id }, 'recording a job failure failed; its lease will expire and it will run again');
       }

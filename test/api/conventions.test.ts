@@ -124,6 +124,107 @@ for (const engine of await testEngines()) {
       assert.ok(!all.includes(signature), 'no signature in logs');
     });
 
+    test('page arithmetic is bounded: a page past 2^31 - 1 is a 422, a page past the end is empty', async () => {
+      for (const list of ['/v1/i2i/projects', '/v1/projects']) {
+        for (const page of ['1000000000000000000000000000000', '9223372036854775808', '1e400']) {
+          const res = await api.get(`${list}?page=${page}`);
+          assert.equal(res.status, 422, `${list} page=${page}: ${res.text}`);
+          assert.deepEqual(res.json.detail, [
+            { type: 'less_than_equal', loc: ['query', 'page'], msg: 'Input should be less than or equal to 2147483647', input: page, ctx: { le: 2147483647 } },
+          ]);
+        }
+        const last = await api.get(`${list}?page=2147483647&size=100`);
+        assert.equal(last.status, 200, last.text);
+        assert.deepEqual(last.json.data.projects, []);
+        assert.equal(last.json.data.pagination.page, 2147483647);
+      }
+    });
+
+    test('NUL in free text is a 422 and nothing is stored; a project_uuid that is not a UUID is a 404 without a database lookup', async () => {
+      const nul = [
+        ['/v1/i2i/projects?search=a%00b', ['query', 'search']],
+        ['/v1/i2i/projects/is_valid_name?name=a%00', ['query', 'name']],
+        ['/v1/projects/uuid?project_name=a%00', ['query', 'project_name']],
+        ['/v1/projects/a%00b/uuid', ['path', 'project_name']],
+      ] as const;
+      for (const [path, loc] of nul) {
+        const res = await api.get(path);
+        assert.equal(res.status, 422, `${path}: ${res.text}`);
+        assert.deepEqual(res.json.detail.map((d: any) => [d.type, d.loc]), [['string_pattern_mismatch', loc]]);
+      }
+      for (const flow of ['/v1/i2i/projects', '/v1/projects']) {
+        const created = await api.post(flow, { name: 'a\u0000b' });
+        assert.equal(created.status, 422, created.text);
+        assert.deepEqual(created.json.detail[0].loc, ['body', 'name']);
+      }
+      const listed = await api.get('/v1/i2i/projects?size=100');
+      assert.ok(!listed.json.data.projects.some((p: { name: string }) => p.name.includes('\u0000')), 'no project named with NUL');
+
+      const { projects } = t.server.services.repos;
+      const byUuid = projects.byUuid;
+      let lookups = 0;
+      projects.byUuid = (uuid) => {
+        lookups++;
+        return byUuid.call(projects, uuid);
+      };
+      try {
+        for (const path of ['/v1/i2i/projects/not-a-uuid', '/v1/i2i/projects/a%00b', '/v1/projects/x%00/export/status', '/v1/projects/12345/finalize']) {
+          const res = path.endsWith('finalize') ? await api.post(path) : await api.get(path);
+          assert.equal(res.status, 404, `${path}: ${res.text}`);
+          assert.deepEqual(res.json, { error: { message: 'Project not found' } });
+        }
+        assert.equal(lookups, 0, 'no database lookup');
+      } finally {
+        projects.byUuid = byUuid;
+      }
+    });
+
+    test('JSON nested past the limit is a 422 at the parser on every body-taking route; 422s echo long inputs shortened', async () => {
+      const { project_uuid } = (await api.post('/v1/i2i/projects', {})).json.data;
+      const doc = (await api.get('/openapi.json')).json;
+      const deep = '['.repeat(5000) + ']'.repeat(5000);
+      let routes = 0;
+      for (const [template, methods] of Object.entries<Record<string, { requestBody?: unknown }>>(doc.paths)) {
+        for (const [method, op] of Object.entries(methods)) {
+          if (!op.requestBody) continue;
+          routes++;
+          const path = template.replace('{project_uuid}', project_uuid).replace(/\{\w+\}/g, 'x');
+          const res = await request(method.toUpperCase(), `${t.url}${path}`, { headers: { 'x-api-key': api.apiKey!, 'content-type': 'application/json' }, body: deep });
+          assert.equal(res.status, 422, `${method} ${template}: ${res.text.slice(0, 200)}`);
+          assert.equal(res.json.detail[0].type, 'json_invalid');
+          assert.deepEqual(res.json.detail[0].loc, ['body', 32]);
+          assert.equal(res.json.detail[0].ctx.error, 'nested deeper than 32 levels');
+        }
+      }
+      assert.ok(routes >= 14, `${routes} body-taking routes`);
+      const within = await api.post('/v1/i2i/projects', JSON.parse('['.repeat(32) + ']'.repeat(32)));
+      assert.equal(within.json.detail[0].type, 'model_attributes_type', 'within the limit, validation speaks');
+
+      const huge = 'x'.repeat(1_000_000);
+      const long = await api.post(`/v1/i2i/projects/${project_uuid}/get_temporary_upload_links`, { files_list: huge });
+      assert.equal(long.status, 422);
+      assert.equal(long.json.detail[0].type, 'list_type');
+      assert.equal(long.json.detail[0].input, `${'x'.repeat(25)}...${'x'.repeat(24)}`);
+      const whole = await api.post('/v1/i2i/projects', [huge]);
+      assert.equal(whole.json.detail[0].input, `["${'x'.repeat(23)}...${'x'.repeat(22)}"]`);
+      assert.ok(whole.text.length < 1000, 'the answer stays small');
+      const short = await api.post(`/v1/i2i/projects/${project_uuid}/get_temporary_upload_links`, { files_list: 'short' });
+      assert.equal(short.json.detail[0].input, 'short', 'short inputs are echoed whole, as FastAPI does');
+    });
+
+    test('a malformed percent-encoding is a 400 and an overlong path parameter a 414, both in the standard envelope', async () => {
+      const bad = await api.get('/v1/i2i/projects/%zz');
+      assert.equal(bad.status, 400);
+      assert.deepEqual(Object.keys(bad.json), ['error']);
+      const invalidUtf8 = await api.get('/v1/i2i/projects/%ED%A0%80');
+      assert.equal(invalidUtf8.status, 400);
+      const long = await api.get(`/v1/projects/${'n'.repeat(5000)}/uuid`);
+      assert.equal(long.status, 414);
+      assert.match(long.json.error.message, /longer than 4096/);
+      const longName = await api.get(`/v1/projects/${encodeURIComponent('é'.repeat(255))}/uuid`);
+      assert.equal(longName.status, 404, 'a 255-character name, percent-encoded, is still looked up');
+    });
+
     test('an unexpected failure is a 500 in the standard envelope without internals', async () => {
       const broken = await startTestServer(engine);
       await broken.server.services.db.close();

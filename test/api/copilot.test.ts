@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import sharp from 'sharp';
-import { downloadAll, i2iProjectWith, waitForEnd } from '../support/flow.js';
-import type { ApiClient } from '../support/http.js';
+import { downloadAll, editProfileProject, exportProject, i2iProjectWith, profileProjectWith, waitForEnd, waitForStage } from '../support/flow.js';
 import { request } from '../support/http.js';
 import { jpegOf, testScene } from '../support/photos.js';
 import { startTestServer, testEngines } from '../support/server.js';
@@ -18,16 +17,6 @@ async function brightness(jpeg: Buffer): Promise<number> {
   return (channels[0]!.mean + channels[1]!.mean + channels[2]!.mean) / 3;
 }
 
-async function stage(api: ApiClient, uuid: string, name: 'edit' | 'export'): Promise<void> {
-  for (let i = 0; i < 1200; i++) {
-    const { status } = (await api.get(`/v1/projects/${uuid}/${name}/status`)).json.data;
-    if (status === 'Completed') return;
-    assert.notEqual(status, 'Failed');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${name} did not complete`);
-}
-
 for (const engine of await testEngines()) {
   describe(`AI tools and Copilot (${engine.label})`, async () => {
     const t = await startTestServer(engine);
@@ -36,15 +25,12 @@ for (const engine of await testEngines()) {
 
     /** A profile-based project edited (and optionally exported) with two photos. */
     async function editedProject(exported: boolean): Promise<string> {
-      const uuid = (await api.post('/v1/projects', {})).json.data.project_uuid;
-      const files = { 'IMG_1.jpg': await jpegOf(testScene(480, 320, 31)), 'IMG_2.jpg': await jpegOf(testScene(480, 320, 32)) };
-      const links = await api.post(`/v1/projects/${uuid}/get_temporary_upload_links`, { files_list: Object.keys(files).map((file_name) => ({ file_name })) });
-      for (const { file_name, upload_link } of links.json.data.files_list) await request('PUT', upload_link, { body: files[file_name as keyof typeof files] });
-      await api.post(`/v1/projects/${uuid}/edit`, { profile_key: jpgProfile }, { 'content-type': '' });
-      await stage(api, uuid, 'edit');
+      const uuid = await profileProjectWith(api, { 'IMG_1.jpg': await jpegOf(testScene(480, 320, 31)), 'IMG_2.jpg': await jpegOf(testScene(480, 320, 32)) });
+      await editProfileProject(api, uuid, { profile_key: jpgProfile });
+      assert.equal((await waitForStage(api, uuid, 'edit')).status, 'Completed');
       if (exported) {
-        await request('POST', `${t.url}/v1/projects/${uuid}/export`, { headers: { 'x-api-key': api.apiKey! } });
-        await stage(api, uuid, 'export');
+        await exportProject(api, uuid);
+        assert.equal((await waitForStage(api, uuid, 'export')).status, 'Completed');
       }
       return uuid;
     }
@@ -118,12 +104,17 @@ for (const engine of await testEngines()) {
       await copilot(uuid, 'IMG_1.jpg', { instruction: 'rotate 90 degrees clockwise', parent_version_id: bright.json.version_id });
       const finalized = await api.post(`${base(uuid)}/finalize`, { project_source: 'REGULAR' });
       assert.equal(finalized.status, 200, finalized.text);
-      assert.deepEqual(finalized.json.data.files_list.map((f: { file_name: string }) => f.file_name), ['IMG_1.jpg']);
-      const after = await downloadAll((await api.get(`${base(uuid)}/export/get_temporary_download_links`)).json.data.files_list);
+      const names = (res: { json: any }) => res.json.data.files_list.map((f: { file_name: string }) => f.file_name);
+      assert.deepEqual(names(finalized), ['IMG_1.jpg', 'IMG_2.jpg'], 'every delivered image, finalized or not');
+      const after = await downloadAll(finalized.json.data.files_list);
       assert.ok((await brightness(after['IMG_1.jpg']!)) > (await brightness(exportedBefore['IMG_1.jpg']!)) + 3, 'the export now serves the finalized, brighter image');
       const meta = await sharp(after['IMG_1.jpg']).metadata();
       assert.deepEqual([meta.width, meta.height], [320, 480], 'full resolution, turned');
       assert.ok(after['IMG_2.jpg']!.equals(exportedBefore['IMG_2.jpg']!), 'images without versions (IMG_2 was reset) stay');
+      const again = await api.post(`${base(uuid)}/finalize`);
+      assert.deepEqual(names(again), ['IMG_1.jpg', 'IMG_2.jpg'], 'a repeated finalize answers the same list');
+      const exported = await downloadAll((await api.get(`${base(uuid)}/export/get_temporary_download_links`)).json.data.files_list);
+      for (const [name, bytes] of Object.entries(await downloadAll(again.json.data.files_list))) assert.ok(bytes.equals(exported[name]!), `${name}: what the flow's download serves`);
     });
 
     test('refusals: unrealistic and not understood instructions, bounds, unknown images', async () => {
@@ -142,11 +133,11 @@ for (const engine of await testEngines()) {
     });
 
     test('Smart Editing projects: export marks them exported, then Copilot works with project_source I2I', async () => {
-      const uuid = await i2iProjectWith(api, { 'S_1.jpg': await jpegOf(testScene(400, 300, 33)) });
+      const uuid = await i2iProjectWith(api, { 'S_1.jpg': await jpegOf(testScene(400, 300, 33)), 'S_2.jpg': await jpegOf(testScene(400, 300, 34)) });
       await api.post(`/v1/i2i/projects/${uuid}/edit`, {});
       await waitForEnd(api, `/v1/i2i/projects/${uuid}`);
       assert.equal((await api.get(`${base(uuid)}/ai-tools?project_source=I2I`)).status, 400, 'not exported yet');
-      const exported = await request('POST', `${t.url}/v1/projects/${uuid}/export`, { headers: { 'x-api-key': api.apiKey! } });
+      const exported = await exportProject(api, uuid);
       assert.equal(exported.status, 200, exported.text);
       assert.equal((await api.get(`${base(uuid)}/ai-tools?project_source=I2I`)).status, 200);
       assert.equal((await api.get(`${base(uuid)}/ai-tools`)).status, 404, 'REGULAR by default: not this project');
@@ -154,7 +145,7 @@ for (const engine of await testEngines()) {
       assert.equal(v.status, 200, v.text);
       const before = await downloadAll((await api.get(`/v1/i2i/projects/${uuid}/get_temporary_download_links`)).json.data.files_list);
       const done = await api.post(`${base(uuid)}/finalize`, { project_source: 'I2I' });
-      assert.deepEqual(done.json.data.files_list.map((f: { file_name: string }) => f.file_name), ['S_1.jpg']);
+      assert.deepEqual(done.json.data.files_list.map((f: { file_name: string }) => f.file_name), ['S_1.jpg', 'S_2.jpg']);
       const after = await downloadAll((await api.get(`/v1/i2i/projects/${uuid}/get_temporary_download_links`)).json.data.files_list);
       assert.ok((await brightness(after['S_1.jpg']!)) < (await brightness(before['S_1.jpg']!)), 'the I2I download serves the finalized, darker image');
     });

@@ -201,6 +201,38 @@ for (const engine of await testEngines()) {
       assert.equal((await api.get('/v1/i2i/projects?status=failed')).json.data.projects[0].project_uuid, hopeless);
     });
 
+    test('storage and database trouble while developing is retried: the photos are delivered, none is failed', async () => {
+      const uuid = await i2iProjectWith(api, { 'T_1.jpg': jpeg, 'T_2.jpg': jpeg2 });
+      const { blobs, repos, db } = t.server.services;
+      const { read } = blobs;
+      const { update } = repos.outputs;
+      const pending = new Set(['storage', 'database']);
+      blobs.read = async (key) => {
+        if (key.endsWith(`${uuid}/originals/T_1.jpg`) && pending.delete('storage')) throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+        return read.call(blobs, key);
+      };
+      repos.outputs.update = async (id, changes) => {
+        if (changes.state === 'done' && pending.delete('database')) throw new Error('Connection terminated unexpectedly');
+        return update.call(repos.outputs, id, changes);
+      };
+      try {
+        await api.post(`${detail(uuid)}/edit`, {});
+        const item = await waitForEnd(api, detail(uuid));
+        assert.deepEqual([item.status, item.number_of_images], ['Completed', 2]);
+        assert.equal(pending.size, 0, 'both faults happened');
+      } finally {
+        blobs.read = read;
+        repos.outputs.update = update;
+      }
+      const names = (await api.get(`${detail(uuid)}/get_temporary_download_links`)).json.data.files_list.map((f: { file_name: string }) => f.file_name);
+      assert.deepEqual(names, ['T_1.jpg', 'T_2.jpg']);
+      const project = (await repos.projects.byUuid(uuid))!;
+      const keys = (await repos.outputs.list(project.id, 'i2i')).map((o) => `i2i.render:${o.id}`);
+      const jobs = await db.kysely.selectFrom('jobs').select(['state', 'attempts']).where('key', 'in', keys).execute();
+      assert.deepEqual(jobs.map((j) => j.state), ['done', 'done']);
+      assert.equal(jobs.reduce((n, j) => n + j.attempts, 0), 2, 'each fault cost one retry');
+    });
+
     test('the callback: payload, HMAC-SHA256 signature, and a retry after a failed delivery', async () => {
       const receiver = await callbackReceiver([500, 200]);
       const uuid = await i2iProjectWith(api, { 'cb.jpg': jpeg });

@@ -6,8 +6,7 @@ import { render } from '../../src/imaging/render.js';
 import { fromXmp } from '../../src/imaging/xmp.js';
 import { callbackReceiver } from '../support/callback-receiver.js';
 import { writeDng } from '../support/dng.js';
-import { downloadAll } from '../support/flow.js';
-import type { ApiClient } from '../support/http.js';
+import { downloadAll, editProfileProject, exportProject, profileProjectWith, waitForStage } from '../support/flow.js';
 import { request } from '../support/http.js';
 import { exposed, jpegOf, testScene } from '../support/photos.js';
 import { startTestServer, testEngines } from '../support/server.js';
@@ -15,40 +14,23 @@ import { assertWellFormedXml } from '../support/xml.js';
 
 const env = { CALLBACK_ALLOW_PRIVATE: 'true', CALLBACK_RETRY_BASE_SECONDS: '0.2' };
 
-/** A profile-based project with these files uploaded, as the official SDKs do it. */
-async function projectWith(api: ApiClient, files: Record<string, Buffer>, name?: string): Promise<string> {
-  const created = await api.post('/v1/projects', name ? { name } : undefined);
-  assert.equal(created.status, 200, created.text);
-  const uuid = created.json.data.project_uuid as string;
-  const links = await api.post(`/v1/projects/${uuid}/get_temporary_upload_links`, { files_list: Object.keys(files).map((file_name) => ({ file_name })) });
-  assert.equal(links.status, 200, links.text);
-  for (const { file_name, upload_link } of links.json.data.files_list) {
-    assert.equal((await request('PUT', upload_link, { headers: { 'content-type': '' }, body: files[file_name]! })).status, 200);
-  }
-  return uuid;
-}
-
-/** Polls a stage's status endpoint until it ends. */
-async function waitForStage(api: ApiClient, uuid: string, stage: 'edit' | 'export' | 'post_editing'): Promise<any> {
-  for (let i = 0; i < 1200; i++) {
-    const res = await api.get(`/v1/projects/${uuid}/${stage}/status`);
-    assert.equal(res.status, 200, res.text);
-    if (['Completed', 'Failed'].includes(res.json.data.status)) return res.json.data;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${stage} of ${uuid} did not end`);
-}
-
-/** The official clients send the edit body with an EMPTY Content-Type header. */
-const edit = (api: ApiClient, uuid: string, body: Record<string, unknown>) => api.post(`/v1/projects/${uuid}/edit`, body, { 'content-type': '' });
-
-/** The export request: no body and no Content-Type at all. */
-const exportProject = (api: ApiClient, uuid: string) => request('POST', `${api.baseUrl}/v1/projects/${uuid}/export`, { headers: { 'x-api-key': api.apiKey! } });
-
 function meanAbsDiff(a: Buffer, b: Buffer): number {
   let sum = 0;
   for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
   return sum / a.length;
+}
+
+/**
+ * What the vendor's Node SDK parses a project item as (its ProjectListItemSchema):
+ * getProject and listProjects throw on anything else.
+ */
+function assertSdkProjectItem(item: Record<string, unknown>): void {
+  const nullOr = (value: unknown, type: string) => value === null || value === undefined || typeof value === type;
+  assert.ok(nullOr(item.project_id, 'number') && typeof item.project_uuid === 'string' && nullOr(item.name, 'string'), JSON.stringify(item));
+  assert.ok(typeof item.status === 'string' && typeof item.created_at === 'string' && Number.isInteger(item.number_of_images), JSON.stringify(item));
+  assert.ok(nullOr(item.profile, 'string'), `profile is a string or null: ${JSON.stringify(item.profile)}`);
+  assert.ok(item.ai_tools === null || (Array.isArray(item.ai_tools) && item.ai_tools.every((t) => typeof t === 'string')), JSON.stringify(item));
+  assert.ok(Number.isInteger(item.customer_reference_id) && nullOr(item.thumbnail_src, 'string') && nullOr(item.export_status, 'string'), JSON.stringify(item));
 }
 
 for (const engine of await testEngines()) {
@@ -82,6 +64,11 @@ for (const engine of await testEngines()) {
       const list = await api.get('/v1/projects?size=1&page=0&client_type=API&is_archived=false&get_thumbnail=false');
       assert.equal(list.json.data.pagination.size, 1);
       assert.equal(list.json.data.projects.length, 1);
+      for (const clientType of ['WEB', 'api', '']) {
+        const other = await api.get(`/v1/projects?client_type=${clientType}`);
+        assert.equal(other.status, 422, `client_type=${clientType}: an enum, as the reference types it`);
+        assert.deepEqual(other.json.detail.map((d: any) => [d.type, d.loc, d.msg]), [['enum', ['query', 'client_type'], "Input should be 'API'"]]);
+      }
       assert.equal((await api.get(`/v1/i2i/projects/${uuid}`)).status, 404, 'not a Smart Editing project');
     });
 
@@ -95,17 +82,24 @@ for (const engine of await testEngines()) {
     });
 
     test('JPEGs: edit → XMP sidecars and previews, export → JPEGs that match a render of their XMP', async () => {
-      const uuid = await projectWith(api, { 'IMG_1.jpg': photo1, 'IMG_2.jpg': photo2 });
-      const res = await edit(api, uuid, { profile_key: jpgProfile, photography_type: 'REAL_ESTATE' });
+      const uuid = await profileProjectWith(api, { 'IMG_1.jpg': photo1, 'IMG_2.jpg': photo2 });
+      const res = await editProfileProject(api, uuid, { profile_key: jpgProfile, photography_type: 'REAL_ESTATE' });
       assert.equal(res.status, 200, res.text);
       assert.equal(typeof res.json.data.message, 'string');
       const status = await waitForStage(api, uuid, 'edit');
       assert.deepEqual(status, { status: 'Completed', progress: 100, details: null });
       const item = (await api.get(`/v1/projects/${uuid}`)).json.data;
+      assertSdkProjectItem(item);
       assert.equal(item.status, 'Completed');
-      assert.equal(item.profile.profile_key, jpgProfile);
-      assert.match(item.thumbnail_src, /^http/);
+      assert.equal(item.profile, String(jpgProfile), 'the profile key as a decimal string');
       assert.equal(item.export_status, null);
+      const listed = (await api.get('/v1/projects?size=100')).json.data.projects;
+      for (const entry of listed) assertSdkProjectItem(entry);
+      assert.equal(listed.find((p: { project_uuid: string }) => p.project_uuid === uuid).profile, String(jpgProfile));
+      assert.match(new URL(item.thumbnail_src).pathname, /\/edit-thumbnails\/IMG_1\.jpg$/, 'the thumbnail is a JPEG by name');
+      const thumbnail = await request('GET', item.thumbnail_src);
+      assert.equal(thumbnail.headers['content-type'], 'image/jpeg', 'and by type');
+      assert.equal((await sharp(thumbnail.body).metadata()).format, 'jpeg');
 
       const xmps = await downloadAll((await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list);
       assert.deepEqual(Object.keys(xmps), ['IMG_1.xmp', 'IMG_2.xmp']);
@@ -148,8 +142,8 @@ for (const engine of await testEngines()) {
     });
 
     test('post-editing: resize, format, watermark, metadata stripping, with its status and downloads', async () => {
-      const uuid = await projectWith(api, { 'P_1.jpg': photo1 });
-      await edit(api, uuid, { profile_key: jpgProfile });
+      const uuid = await profileProjectWith(api, { 'P_1.jpg': photo1 });
+      await editProfileProject(api, uuid, { profile_key: jpgProfile });
       await waitForStage(api, uuid, 'edit');
       const early = await api.post(`/v1/projects/${uuid}/post_editing`, {});
       assert.equal(early.status, 400, 'needs an export');
@@ -166,51 +160,80 @@ for (const engine of await testEngines()) {
       assert.equal(bad.status, 422);
     });
 
+    test('post-editing delivers every output format the route accepts, end to end', async () => {
+      const uuid = await profileProjectWith(api, { 'F_1.jpg': photo1 });
+      await editProfileProject(api, uuid, { profile_key: jpgProfile });
+      await waitForStage(api, uuid, 'edit');
+      await exportProject(api, uuid);
+      await waitForStage(api, uuid, 'export');
+      const doc = (await api.get('/openapi.json')).json;
+      const formats: string[] = doc.paths['/v1/projects/{project_uuid}/post_editing'].post.requestBody.content['application/json'].schema.properties.output_format.enum;
+      assert.deepEqual(formats, ['JPEG', 'PNG', 'TIFF', 'WEBP']);
+      const expected: Record<string, [string, string, string]> = {
+        JPEG: ['F_1.jpg', 'jpeg', 'image/jpeg'],
+        PNG: ['F_1.png', 'png', 'image/png'],
+        TIFF: ['F_1.tif', 'tiff', 'image/tiff'],
+        WEBP: ['F_1.webp', 'webp', 'image/webp'],
+      };
+      for (const output_format of formats) {
+        assert.equal((await api.post(`/v1/projects/${uuid}/post_editing`, { output_format, resize_long_edge: 300 })).status, 200);
+        assert.deepEqual(await waitForStage(api, uuid, 'post_editing'), { status: 'Completed', progress: 100, details: null }, output_format);
+        const [entry, ...more] = (await api.get(`/v1/projects/${uuid}/post_editing/get_temporary_download_links`)).json.data.files_list;
+        const [name, format, type] = expected[output_format]!;
+        assert.equal(more.length, 0);
+        assert.equal(entry.file_name, name);
+        const file = await request('GET', entry.download_link);
+        assert.equal(file.headers['content-type'], type, `${output_format} served as ${type}`);
+        const meta = await sharp(file.body).metadata();
+        assert.deepEqual([meta.format, Math.max(meta.width!, meta.height!)], [format, 300], output_format);
+      }
+    });
+
     test('DNGs with a RAW profile; the RAW / JPEG profile mismatch errors', async () => {
       const dng = writeDng({ image: testScene(400, 300, 13), make: 'Seed', model: 'Test DNG' });
-      const uuid = await projectWith(api, { 'RAW_1.dng': dng });
-      const wrong = await edit(api, uuid, { profile_key: jpgProfile });
+      const uuid = await profileProjectWith(api, { 'RAW_1.dng': dng });
+      const wrong = await editProfileProject(api, uuid, { profile_key: jpgProfile });
       assert.equal(wrong.status, 400);
       assert.deepEqual(wrong.json, { error: { message: 'Unable to send raw images with JPEG profile' } });
-      assert.equal((await edit(api, uuid, { profile_key: rawProfile })).status, 200);
+      assert.equal((await editProfileProject(api, uuid, { profile_key: rawProfile })).status, 200);
       assert.equal((await waitForStage(api, uuid, 'edit')).status, 'Completed');
       const xmps = await downloadAll((await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list);
       assert.match(xmps['RAW_1.xmp']!.toString(), /crs:Temperature="\d+"/, 'RAW sidecars carry absolute white balance');
       await exportProject(api, uuid);
       assert.equal((await waitForStage(api, uuid, 'export')).status, 'Completed');
 
-      const jpegProject = await projectWith(api, { 'J.jpg': photo1 });
-      const mismatch = await edit(api, jpegProject, { profile_key: rawProfile });
+      const jpegProject = await profileProjectWith(api, { 'J.jpg': photo1 });
+      const mismatch = await editProfileProject(api, jpegProject, { profile_key: rawProfile });
       assert.deepEqual(mismatch.json, { error: { message: 'Unable to send JPEGs images with raw profile' } });
     });
 
     test('edit refusals: unknown or foreign profile, option conflicts (422), no images, incomplete upload, trial cap', async () => {
-      const uuid = await projectWith(api, { 'a.jpg': photo1 });
-      const unknown = await edit(api, uuid, { profile_key: 99999 });
+      const uuid = await profileProjectWith(api, { 'a.jpg': photo1 });
+      const unknown = await editProfileProject(api, uuid, { profile_key: 99999 });
       assert.deepEqual(unknown.json, { error: { message: 'Profile key 99999 not found.' } });
       await t.newAccount('profile-stranger');
       const foreign = await t.server.services.profiles.create('profile-stranger', { name: 'Mine', type: 'PERSONAL_AI', imageType: 'JPG', style: { name: 'Mine' } });
-      assert.deepEqual((await edit(api, uuid, { profile_key: foreign.id })).json, { error: { message: `Profile key ${foreign.id} not found.` } });
+      assert.deepEqual((await editProfileProject(api, uuid, { profile_key: foreign.id })).json, { error: { message: `Profile key ${foreign.id} not found.` } });
 
-      const crops = await edit(api, uuid, { profile_key: jpgProfile, crop: true, headshot_crop: true });
+      const crops = await editProfileProject(api, uuid, { profile_key: jpgProfile, crop: true, headshot_crop: true });
       assert.equal(crops.status, 422);
       assert.equal(crops.json.detail[0].type, 'value_error');
       assert.deepEqual(crops.json.detail[0].loc, ['body']);
-      const both = await edit(api, uuid, { profile_key: jpgProfile, straighten: true, perspective_correction: true });
+      const both = await editProfileProject(api, uuid, { profile_key: jpgProfile, straighten: true, perspective_correction: true });
       assert.equal(both.status, 422);
-      assert.equal((await edit(api, uuid, {})).json.detail[0].type, 'missing');
-      assert.equal((await edit(api, uuid, { profile_key: jpgProfile, photography_type: 'CATS' })).json.detail[0].type, 'enum');
+      assert.equal((await editProfileProject(api, uuid, {})).json.detail[0].type, 'missing');
+      assert.equal((await editProfileProject(api, uuid, { profile_key: jpgProfile, photography_type: 'CATS' })).json.detail[0].type, 'enum');
 
       const empty = (await api.post('/v1/projects', {})).json.data.project_uuid;
-      assert.deepEqual((await edit(api, empty, { profile_key: jpgProfile })).json, { error: { message: 'No images were uploaded for this project.' } });
+      assert.deepEqual((await editProfileProject(api, empty, { profile_key: jpgProfile })).json, { error: { message: 'No images were uploaded for this project.' } });
       await api.post(`/v1/projects/${empty}/get_temporary_upload_links`, { files_list: [{ file_name: 'x.jpg' }, { file_name: 'y.jpg' }] });
       const links = await api.post(`/v1/projects/${empty}/get_temporary_upload_links`, { files_list: [{ file_name: 'x.jpg' }] });
       await request('PUT', links.json.data.files_list[0].upload_link, { body: photo1 });
-      assert.deepEqual((await edit(api, empty, { profile_key: jpgProfile })).json, { error: { message: 'Upload Incomplete: 1 out of 2 files are missing.' } });
+      assert.deepEqual((await editProfileProject(api, empty, { profile_key: jpgProfile })).json, { error: { message: 'Upload Incomplete: 1 out of 2 files are missing.' } });
 
       const trial = await t.newAccount(`profile-trial-${engine.name}`, 1);
-      const capped = await projectWith(trial, { 'a.jpg': photo1, 'b.jpg': photo2 });
-      assert.deepEqual((await edit(trial, capped, { profile_key: jpgProfile })).json, { error: { message: 'This project exceeds the free edits in your trial.' } });
+      const capped = await profileProjectWith(trial, { 'a.jpg': photo1, 'b.jpg': photo2 });
+      assert.deepEqual((await editProfileProject(trial, capped, { profile_key: jpgProfile })).json, { error: { message: 'This project exceeds the free edits in your trial.' } });
       assert.equal((await exportProject(api, empty)).status, 400, 'no export before the edit');
     });
 
@@ -219,8 +242,8 @@ for (const engine of await testEngines()) {
       const scene = testScene(360, 240, 14);
       const frame = (ev: number, second: number) =>
         writeDng({ image: scene, exposure: ev, exposureBias: ev, exposureTime: 2 ** ev / 250, captureTime: `2026:11:22 10:00:0${second}`, make: 'Seed', model: 'Bracket' });
-      const uuid = await projectWith(api, { 'H_1.dng': frame(-2, 0), 'H_2.dng': frame(0, 1), 'H_3.dng': frame(2, 2), 'LATER.dng': frame(0, 9) });
-      assert.equal((await edit(api, uuid, { profile_key: rawProfile, hdr_merge: true, callback_url: receiver.url })).status, 200);
+      const uuid = await profileProjectWith(api, { 'H_1.dng': frame(-2, 0), 'H_2.dng': frame(0, 1), 'H_3.dng': frame(2, 2), 'LATER.dng': frame(0, 9) });
+      assert.equal((await editProfileProject(api, uuid, { profile_key: rawProfile, hdr_merge: true, callback_url: receiver.url })).status, 200);
       assert.equal((await waitForStage(api, uuid, 'edit')).status, 'Completed');
       const names = (await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list.map((f: { file_name: string }) => f.file_name);
       assert.deepEqual(names, ['H_2.xmp', 'H_2.jpg', 'LATER.xmp']);

@@ -106,6 +106,13 @@ test('AVIF-coded HEIF decodes', async () => {
   assert.ok(meanError(decoded.image, quadrantPixels()) < 4);
 });
 
+test('WebP decodes (post-edited outputs get their thumbnails from it)', async () => {
+  const webp = await raw8(quadrantPixels()).webp({ lossless: true }).toBuffer();
+  const decoded = await decodeImage(webp, { maxLongEdge: 1024 });
+  assert.equal(decoded.format, 'webp');
+  assert.ok(meanError(decoded.image, quadrantPixels()) < 1);
+});
+
 test('JPEG metadata is read without decoding: camera, lens, time, bias, GPS, ICC', async () => {
   const jpeg = await raw8(quadrantPixels())
     .withExif({

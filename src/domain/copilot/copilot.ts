@@ -3,6 +3,7 @@ import type { Account, Output, OutputKind, Project } from '../../db/schema.js';
 import type { BlobStore } from '../blob-store.js';
 import type { DevelopedOutput } from '../batch.js';
 import { nowIso } from '../clock.js';
+import type { DeliveriesService, DownloadEntry } from '../deliveries.js';
 import { InvalidRequest, NotFound } from '../errors.js';
 import type { PhotoPlanner, SourceFrame } from '../photo-plan.js';
 import type { ProjectsService } from '../projects.js';
@@ -33,6 +34,7 @@ export interface CopilotDeveloper {
 export interface CopilotDeps {
   repos: Repos;
   blobs: BlobStore;
+  deliveries: DeliveriesService;
   projects: ProjectsService;
   planner: PhotoPlanner;
   skyTemplates: SkyTemplatesService;
@@ -52,6 +54,9 @@ const FLOW: Record<ProjectSource, { flow: Project['flow']; kind: OutputKind }> =
   REGULAR: { flow: 'regular', kind: 'export' },
   I2I: { flow: 'i2i', kind: 'i2i' },
 };
+
+/** The kind of output Copilot works on in the project's flow: the export, or the Smart Editing JPEGs. */
+const outputKind = (project: Project): OutputKind => FLOW[project.flow === 'i2i' ? 'I2I' : 'REGULAR'].kind;
 
 const keys = {
   source: (uuid: string, fileName: string) => `projects/${uuid}/copilot/${fileName}/source.tif`,
@@ -79,8 +84,7 @@ export class CopilotService {
 
   /** The exported image a Copilot call names, with the settings it was rendered with. */
   private async exported(project: Project, fileName: string): Promise<Output> {
-    const kind = FLOW[project.flow === 'i2i' ? 'I2I' : 'REGULAR'].kind;
-    const output = await this.deps.repos.outputs.byName(project.id, kind, fileName);
+    const output = await this.deps.repos.outputs.byName(project.id, outputKind(project), fileName);
     if (!output || output.state !== 'done' || output.settings === null) throw new NotFound(`Image "${fileName}" is not among the exported images of this project.`);
     return output;
   }
@@ -161,12 +165,13 @@ export class CopilotService {
   /**
    * Renders the latest version of every touched image at full resolution over the flow's
    * own output, so the flow's download endpoints serve it; that version becomes the
-   * image's post-edit state and its chain is cleared.
+   * image's post-edit state and its chain is cleared. Answers with every delivered image,
+   * finalized or not, as the official SDKs expect ("final download URLs for all images"):
+   * the same list however often it is called.
    */
-  async finalize(project: Project): Promise<{ file_name: string; download_link: string }[]> {
+  async finalize(project: Project): Promise<DownloadEntry[]> {
     const { repos, blobs, developer } = this.deps;
     const touched = await repos.copilotVersions.touched(project.id);
-    const files = [];
     // One image at a time: each is a full-resolution render.
     for (const fileName of touched) {
       const output = await this.exported(project, fileName);
@@ -187,8 +192,7 @@ export class CopilotService {
       await repos.copilotVersions.reset(project.id, fileName);
       // The kept preview source predates the turn.
       await blobs.delete(keys.source(project.uuid, fileName));
-      files.push({ file_name: fileName, download_link: await blobs.presignGet(key) });
     }
-    return files;
+    return this.deps.deliveries.downloadLinks(project, outputKind(project));
   }
 }

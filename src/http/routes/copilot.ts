@@ -3,14 +3,14 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ProjectSource } from '../../domain/copilot/copilot.js';
 import type { Services } from '../../services.js';
-import { Data, errorResponses, Nullable, ProjectUuidParams } from '../schemas.js';
+import { Data, errorResponses, Id, Nullable, ProjectUuidParams, Text } from '../schemas.js';
 
 const tags = ['AI tools and Copilot'];
 
 const Source = Type.Optional(Type.Enum(['REGULAR', 'I2I'], { default: 'REGULAR', description: 'REGULAR: a profile-based project; I2I: a Smart Editing one' }));
-const ImageParams = Type.Object({ project_uuid: Type.String(), filename: Type.String({ description: 'the exported image' }) });
+const ImageParams = Type.Object({ project_uuid: Type.String(), filename: Text({ description: 'the exported image' }) });
 const Version = Type.Object({ status: Type.Literal('SUCCESS'), version_id: Type.Integer(), enhanced_image_url: Type.String() });
-const Parent = Type.Optional(Nullable(Type.Integer({ description: 'the version to build on; omitted or null: the post-edit state' })));
+const Parent = Type.Optional(Nullable(Id({ description: 'the version to build on; omitted or null: the post-edit state' })));
 const SourceBody = Nullable(Type.Object({ project_source: Source }));
 
 /** AI tools and Copilot on single exported images: reference §4.3, §3 rules 5 and 6. */
@@ -43,7 +43,7 @@ export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         tags,
         summary: 'Apply a one-click tool: a new version',
         params: ImageParams,
-        body: Type.Object({ tool_id: Type.String(), project_source: Source, parent_version_id: Parent }),
+        body: Type.Object({ tool_id: Text(), project_source: Source, parent_version_id: Parent }),
         response: { 200: Data(Version), ...errorResponses },
       },
     },
@@ -60,7 +60,7 @@ export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         tags,
         summary: 'Apply a natural-language instruction: a new version (fields at top level, not in data)',
         params: ImageParams,
-        body: Type.Object({ instruction: Type.String({ minLength: 1, maxLength: 255 }), parent_version_id: Parent, project_source: Source }),
+        body: Type.Object({ instruction: Text({ minLength: 1, maxLength: 255 }), parent_version_id: Parent, project_source: Source }),
         response: { 200: Version, ...errorResponses },
       },
     },

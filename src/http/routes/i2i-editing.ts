@@ -2,20 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
-import { Data, errorResponses, Nullable, ProjectUuidParams, UploadLink } from '../schemas.js';
+import { Data, DownloadEntry, errorResponses, FileNameQuery, Id, Nullable, ProjectUuidParams, Text, UploadLink } from '../schemas.js';
 
 const tags = ['Smart Editing (I2I) editing and results'];
-
-const DownloadEntry = Type.Object({ file_name: Type.String(), download_link: Type.String() });
-const FileNameQuery = Type.Object({ file_name: Type.String({ minLength: 1 }) });
 
 const EditBody = Nullable(
   Type.Object({
     hdr_merge: Type.Optional(Type.Boolean({ default: false, description: 'merge bracketed exposures (groups manifest, else EXIF) before editing' })),
     perspective_correction: Type.Optional(Type.Boolean({ default: false, description: 'make vertical lines vertical' })),
     sky_replacement: Type.Optional(Type.Boolean({ default: false, description: 'replace the sky with a template' })),
-    sky_replacement_template_id: Type.Optional(Nullable(Type.Integer({ description: 'with sky_replacement: which template (GET /v1/projects/sky_replacement/templates); the default template otherwise' }))),
-    callback_url: Type.Optional(Nullable(Type.String({ description: 'HTTPS URL POSTed to when the edit ends (docs/callbacks.md)' }))),
+    sky_replacement_template_id: Type.Optional(Nullable(Id({ description: 'with sky_replacement: which template (GET /v1/projects/sky_replacement/templates); the default template otherwise' }))),
+    callback_url: Type.Optional(Nullable(Text({ description: 'HTTPS URL POSTed to when the edit ends (docs/callbacks.md)' }))),
   }),
 );
 

@@ -12,6 +12,7 @@ import {
   ProjectItem,
   ProjectList,
   ProjectUuidParams,
+  Text,
 } from '../schemas.js';
 
 const tags = ['Smart Editing (I2I)'];
@@ -29,7 +30,7 @@ export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         querystring: Type.Object({
           ...PageQuery,
           is_archived: Type.Optional(Nullable(Type.Boolean({ default: false }))),
-          search: Type.Optional(Nullable(Type.String())),
+          search: Type.Optional(Nullable(Text())),
           status: Type.Optional(Nullable(Type.Enum(['processing', 'completed', 'failed']))),
           sort_by: Type.Optional(Nullable(Type.Enum(['date', 'name'], { default: 'date' }))),
         }),
@@ -78,7 +79,7 @@ export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       schema: {
         tags,
         summary: 'Check that a project name is free (best effort)',
-        querystring: Type.Object({ name: Type.String() }),
+        querystring: Type.Object({ name: Text() }),
         response: { 200: Data(Type.Object({ is_valid: Type.Boolean() })), ...errorResponses },
       },
     },

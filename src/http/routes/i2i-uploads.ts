@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
-import { Data, errorResponses, ProjectUuidParams, UploadLink, UploadLinks, UploadLinksBody } from '../schemas.js';
+import { Data, errorResponses, ProjectUuidParams, Text, UploadLink, UploadLinks, UploadLinksBody } from '../schemas.js';
 
 const tags = ['Smart Editing (I2I) uploads'];
 
-const MultipartParams = Type.Object({ project_uuid: Type.String(), upload_id: Type.String() });
+const MultipartParams = Type.Object({ project_uuid: Type.String(), upload_id: Text() });
 
 /** Direct-to-storage uploads of Smart Editing projects: reference §4.2 and §4.4. */
 export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
@@ -61,7 +61,7 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         tags,
         summary: 'Start a multipart upload',
         params: ProjectUuidParams,
-        body: Type.Object({ file_name: Type.String({ minLength: 1 }), part_count: Type.Integer({ minimum: 1, maximum: 10000 }) }),
+        body: Type.Object({ file_name: Text({ minLength: 1 }), part_count: Type.Integer({ minimum: 1, maximum: 10000 }) }),
         response: {
           200: Data(
             Type.Object({
@@ -86,7 +86,7 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         tags,
         summary: 'Complete a multipart upload; the service lists the parts itself',
         params: MultipartParams,
-        body: Type.Object({ file_name: Type.String({ minLength: 1 }) }),
+        body: Type.Object({ file_name: Text({ minLength: 1 }) }),
         response: { 200: Data(Type.Null()), ...errorResponses },
       },
     },
@@ -103,7 +103,7 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         tags,
         summary: 'Abort a multipart upload and drop its parts',
         params: MultipartParams,
-        body: Type.Object({ key: Type.String({ minLength: 1 }) }),
+        body: Type.Object({ key: Text({ minLength: 1 }) }),
         response: { 200: Data(Type.Null()), ...errorResponses },
       },
     },

@@ -4,11 +4,10 @@ import { Type } from 'typebox';
 import { CROP_ASPECT_RATIOS, PHOTOGRAPHY_TYPES } from '../../domain/profile-editing.js';
 import type { Services } from '../../services.js';
 import { ModelValidationError } from '../errors.js';
-import { Data, errorResponses, Nullable, ProjectUuidParams, UploadLink } from '../schemas.js';
+import { Data, DownloadEntry, errorResponses, FileNameQuery, Id, Nullable, ProjectUuidParams, Text, UploadLink } from '../schemas.js';
 
 const tags = ['Profile-based editing, export and post-editing'];
 
-const DownloadEntry = Type.Object({ file_name: Type.String(), download_link: Type.String() });
 const FilesList = Data(Type.Object({ files_list: Type.Array(DownloadEntry) }));
 const Message = Data(Type.Object({ message: Type.String() }));
 const Status = Data(
@@ -18,11 +17,10 @@ const Status = Data(
     details: Nullable(Type.String()),
   }),
 );
-const FileNameQuery = Type.Object({ file_name: Type.String({ minLength: 1 }) });
 const flag = (description: string) => Type.Optional(Type.Boolean({ default: false, description }));
 
 const EditBody = Type.Object({
-  profile_key: Type.Integer(),
+  profile_key: Id(),
   photography_type: Type.Optional(Nullable(Type.Enum([...PHOTOGRAPHY_TYPES]))),
   crop: flag('crop for composition'),
   straighten: flag('level the horizon (not with perspective_correction)'),
@@ -33,10 +31,10 @@ const EditBody = Type.Object({
   subject_mask: flag('subtle emphasis of the main subject'),
   perspective_correction: flag('make vertical lines vertical'),
   sky_replacement: flag('replace the sky with a template'),
-  sky_replacement_template_id: Type.Optional(Nullable(Type.Integer())),
+  sky_replacement_template_id: Type.Optional(Nullable(Id())),
   window_pull: flag('recover blown-out windows in interiors'),
   crop_aspect_ratio: Type.Optional(Nullable(Type.Enum([...CROP_ASPECT_RATIOS]))),
-  callback_url: Type.Optional(Nullable(Type.String())),
+  callback_url: Type.Optional(Nullable(Text())),
   hdr_output_compression: Type.Optional(Nullable(Type.Enum(['LOSSY', 'LOSSLESS'], { description: 'merged HDR images as JPEG (LOSSY, default) or 16-bit TIFF (LOSSLESS)' }))),
 });
 
@@ -47,7 +45,7 @@ const PostBody = Type.Object({
   watermark: Type.Optional(
     Nullable(
       Type.Object({
-        text: Type.String({ minLength: 1, maxLength: 200 }),
+        text: Text({ minLength: 1, maxLength: 200 }),
         position: Type.Optional(Type.Enum(['bottom_right', 'bottom_left', 'top_right', 'top_left', 'center'], { default: 'bottom_right' })),
         opacity: Type.Optional(Type.Number({ minimum: 0, maximum: 1, default: 0.5 })),
       }),

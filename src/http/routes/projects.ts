@@ -13,6 +13,7 @@ import {
   ProjectItem,
   ProjectList,
   ProjectUuidParams,
+  Text,
   UploadLinks,
   UploadLinksBody,
 } from '../schemas.js';
@@ -23,13 +24,12 @@ const ProjectUuid = Data(Type.Object({ project_uuid: Type.String() }));
 
 /** Profile-based projects, their lookups and uploads, and the sky templates: reference §4.1. */
 export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { projects, deliveries, repos, uploads, skyTemplates } = services;
+  const { projects, deliveries, uploads, skyTemplates } = services;
 
-  /** Project items with their profile and thumbnail. */
+  /** Project items with their thumbnails. */
   async function items(list: Project[], withThumbnails: boolean): Promise<ProjectItem[]> {
     const thumbnails = withThumbnails ? await deliveries.thumbnailSources(list, 'edit') : new Map<number, string>();
-    const profiles = new Map((await Promise.all([...new Set(list.map((p) => p.profile_id).filter((id) => id !== null))].map((id) => repos.profiles.byId(id!)))).map((p) => [p!.id, p!]));
-    return list.map((p) => projectItem(p, { thumbnailSrc: thumbnails.get(p.id) ?? null, profile: p.profile_id === null ? undefined : profiles.get(p.profile_id) }));
+    return list.map((p) => projectItem(p, { thumbnailSrc: thumbnails.get(p.id) ?? null }));
   }
 
   app.get(
@@ -40,7 +40,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         summary: 'List profile-based projects',
         querystring: Type.Object({
           ...PageQuery,
-          client_type: Type.String({ default: 'API', description: 'projects created through this client; API is the only one retouch has' }),
+          client_type: Type.Enum(['API'], { default: 'API', description: 'projects created through this client; API is the only one retouch has' }),
           is_archived: Type.Optional(Nullable(Type.Boolean({ default: false }))),
           get_thumbnail: Type.Boolean({ default: true }),
         }),
@@ -49,10 +49,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
     async (request) => {
       const q = request.query;
-      const page =
-        q.client_type === 'API'
-          ? await projects.list(request.account, 'regular', { size: q.size, page: q.page, isArchived: q.is_archived === undefined ? false : q.is_archived })
-          : { projects: [], total: 0 };
+      const page = await projects.list(request.account, 'regular', { size: q.size, page: q.page, isArchived: q.is_archived === undefined ? false : q.is_archived });
       return { data: { projects: await items(page.projects, q.get_thumbnail), pagination: { total: page.total, size: q.size, page: q.page } } };
     },
   );
@@ -66,7 +63,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.get(
     '/projects/uuid',
     {
-      schema: { tags, summary: 'The uuid of the project with this name', querystring: Type.Object({ project_name: Type.String() }), response: { 200: ProjectUuid, ...errorResponses } },
+      schema: { tags, summary: 'The uuid of the project with this name', querystring: Type.Object({ project_name: Text() }), response: { 200: ProjectUuid, ...errorResponses } },
     },
     async (request) => ({ data: { project_uuid: (await projects.byName(request.account, request.query.project_name)).uuid } }),
   );
@@ -74,7 +71,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.get(
     '/projects/:project_name/uuid',
     {
-      schema: { tags, summary: 'The uuid of the project with this name', params: Type.Object({ project_name: Type.String() }), response: { 200: ProjectUuid, ...errorResponses } },
+      schema: { tags, summary: 'The uuid of the project with this name', params: Type.Object({ project_name: Text() }), response: { 200: ProjectUuid, ...errorResponses } },
     },
     async (request) => ({ data: { project_uuid: (await projects.byName(request.account, request.params.project_name)).uuid } }),
   );

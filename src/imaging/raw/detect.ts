@@ -1,12 +1,12 @@
 /**
- * Tells what an upload is from its bytes: JPEG, PNG, TIFF, HEIF, or a camera RAW (and
+ * Tells what an upload is from its bytes: JPEG, PNG, TIFF, WebP, HEIF, or a camera RAW (and
  * which container holds the RAW's EXIF). The file name is only a hint, used when the
  * bytes alone cannot tell a RAW from a plain TIFF or are in a RAW layout we don't sniff.
  */
 import { invalidParameterError } from '../args.js';
 import { TiffReader, type TiffIfd } from './tiff.js';
 
-export type ImageFormat = 'jpeg' | 'png' | 'tiff' | 'heic' | 'raw';
+export type ImageFormat = 'jpeg' | 'png' | 'tiff' | 'webp' | 'heic' | 'raw';
 
 /** Where a RAW keeps its EXIF: a TIFF structure at byte 0, Canon CR3 boxes, Fuji RAF's embedded JPEG, or only LibRaw knows. */
 export type RawContainer = 'tiff' | 'cr3' | 'raf' | 'other';
@@ -42,6 +42,7 @@ export function detectFormat(input: Buffer, fileName?: string): DetectedFormat {
 
   if (input[0] === 0xff && input[1] === 0xd8 && input[2] === 0xff) return { format: 'jpeg' };
   if (input.readUInt32BE(0) === 0x89504e47 && input.readUInt32BE(4) === 0x0d0a1a0a) return { format: 'png' };
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return { format: 'webp' };
   if (ascii(4, 8) === 'ftyp') {
     const brand = ascii(8, 12);
     if (brand === 'crx ') return { format: 'raw', rawContainer: 'cr3' };
@@ -57,7 +58,7 @@ export function detectFormat(input: Buffer, fileName?: string): DetectedFormat {
   }
   if (rawHint) return { format: 'raw', rawContainer: 'other' };
   const head = [...input.subarray(0, 8)].map((b) => b.toString(16).padStart(2, '0')).join(' ');
-  throw new Error(`unsupported image format: expected JPEG, PNG, TIFF, HEIF or camera RAW, got bytes ${head}${extension ? ` (name ends .${extension})` : ''}`);
+  throw new Error(`unsupported image format: expected JPEG, PNG, TIFF, WebP, HEIF or camera RAW, got bytes ${head}${extension ? ` (name ends .${extension})` : ''}`);
 }
 
 function holdsSensorData(tiff: TiffReader): boolean {

@@ -1,0 +1,93 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { projectRoot } from './report.js';
+
+/** A `retouch serve` process of the benchmarks, on its own data directory, with an account. */
+export interface BenchServer {
+  base: string;
+  /** JSON headers with the account's API key. */
+  headers: Record<string, string>;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `retouch serve` (SQLite, a fresh data directory) with these extra environment variables. */
+export async function startServe(extra: Record<string, string> = {}): Promise<BenchServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-bench-'));
+  const main = path.join(projectRoot, 'dist', 'src', 'main.js');
+  const env = { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', ...extra };
+  const apiKey = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString().trimEnd().split('\n').pop()!;
+  const server = spawn(process.execPath, [main, 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
+  const stop = async () => {
+    if (server.exitCode === null && server.signalCode === null) {
+      const exited = new Promise((r) => server.once('exit', r));
+      server.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      server.stdout!.on('data', (c: Buffer) => {
+        output += c.toString();
+        const match = /retouch listening on (http:\/\/[\d.:]+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+    });
+    server.stdout!.resume();
+    server.stderr!.resume();
+    return { base, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, process: server, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+function statusMiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
+/** Peak resident set (VmHWM) of a process and its threads, in MiB. */
+export function peakRssMiB(pid: number): number {
+  return statusMiB(pid, 'VmHWM');
+}
+
+/** Resident set of a process now, in MiB. */
+export function rssMiB(pid: number): number {
+  return statusMiB(pid, 'VmRSS');
+}
+
+export async function call(url: string, init: RequestInit = {}): Promise<any> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Creates a Smart Editing project and uploads these files to it (4 PUTs at a time); returns its uuid. */
+export async function i2iProject(server: BenchServer, files: string[]): Promise<string> {
+  const { base, headers } = server;
+  const { project_uuid: uuid } = (await call(`${base}/v1/i2i/projects`, { method: 'POST', headers, body: '{}' })).data;
+  const links = (
+    await call(`${base}/v1/i2i/projects/${uuid}/get_temporary_upload_links`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ files_list: files.map((f) => ({ file_name: path.basename(f) })) }),
+    })
+  ).data.files_list as { file_name: string; upload_link: string }[];
+  const byName = new Map(files.map((f) => [path.basename(f), f]));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < links.length) {
+        const link = links[next++]!;
+        const res = await fetch(link.upload_link, { method: 'PUT', body: fs.readFileSync(byName.get(link.file_name)!) });
+        if (!res.ok) throw new Error(`upload ${link.file_name}: ${res.status}`);
+      }
+    }),
+  );
+  return uuid;
+}
