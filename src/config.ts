@@ -27,6 +27,8 @@ export interface Config {
   callbackRetryBaseSeconds: number;
   /** An OpenAI-compatible endpoint that interprets Copilot instructions; the built-in engine when unset. */
   copilotModel: { baseUrl: string; apiKey: string | null; model: string } | null;
+  /** Whether `/` serves the web app for photographers (web/, built into dist/web). */
+  webApp: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -95,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callbackAllowPrivate: boolean(env, 'CALLBACK_ALLOW_PRIVATE', false),
     callbackRetryBaseSeconds: positive(env, 'CALLBACK_RETRY_BASE_SECONDS', 15),
     copilotModel: copilotModel(env),
+    webApp: boolean(env, 'WEB_APP', true),
   };
 }
