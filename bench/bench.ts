@@ -3,6 +3,7 @@ import { benchFlow } from './bench-flow.js';
 import { benchRaw } from './bench-raw.js';
 import { runRenderBench } from './bench-render.js';
 import { benchUpload } from './bench-upload.js';
+import { benchWeb } from './bench-web.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Speed and memory benchmarks, each against a reference measured in the same run. `npm run bench -- NAME...` runs only those. */
@@ -12,6 +13,7 @@ const sections: [string, SectionRunner][] = [
   ['render', runRenderBench],
   ['flow', benchFlow],
   ['copilot', benchCopilot],
+  ['web', benchWeb],
 ];
 
 await runSections(sections, process.argv.slice(2));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -33,7 +33,8 @@ async function isJpeg(bytes: Buffer): Promise<boolean> {
 
 describe('the web app in Chromium', { skip: browserSkipReason() }, async () => {
   const server = await startTestServer(sqlite);
-  const browser = await launchBrowser();
+  const { browser, close } = await launchBrowser();
+  after(close);
 
   test('sign in, drop three photos, edit, wait, compare before and after, download, Copilot, sign out', async () => {
     const page = await browser.newPage();

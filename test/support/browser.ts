@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after } from 'node:test';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 // The functions below run in the page; this project compiles without the DOM library, so they reach it through `any`.
@@ -23,8 +22,8 @@ export function browserSkipReason(): string | false {
   return `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
 }
 
-/** Chromium headless with a fresh profile, closed after the test file. */
-export async function launchBrowser(): Promise<BrowserContext> {
+/** Chromium headless with a fresh profile; `close` ends it and removes the profile. */
+export async function launchBrowser(): Promise<{ browser: BrowserContext; close(): Promise<void> }> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium is required under CI=true but ${CHROMIUM} is missing (apt-get install chromium)`);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -34,18 +33,20 @@ export async function launchBrowser(): Promise<BrowserContext> {
     viewport: { width: 1280, height: 800 },
     acceptDownloads: true,
   });
-  after(async () => {
+  const close = async () => {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
-  });
-  return context;
+  };
+  return { browser: context, close };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+export async function screenshot(page: Page, name: string, dir = SCREENSHOTS): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
   // From the top: a full-page shot taken scrolled down draws the sticky header mid-page.
   await page.evaluate(() => (globalThis as InPage).scrollTo(0, 0));
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  // A full-screen dialog covers the window, not the page under it.
+  const dialog = (await page.locator('dialog[open]').count()) > 0;
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: !dialog });
 }
 
 /** Drops files on an element as a drag from the desktop would (a DataTransfer with File objects). */

@@ -9,7 +9,7 @@ export function SkyPicker({ templates, value, onChange }: { templates: SkyTempla
         {templates.map((t) => (
           <label key={t.id} class={`sky-option${value === t.id ? ' is-selected' : ''}`}>
             <input type="radio" name="sky-template" value={t.id} checked={value === t.id} onChange={() => onChange(t.id)} />
-            <img src={t.preview_link} alt="" loading="lazy" />
+            <img src={t.preview_link} alt="" />
             <span>
               {t.name}
               {t.is_default && <small> (default)</small>}

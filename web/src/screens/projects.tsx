@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import type { RetouchClient } from '../../../src/client/api.js';
 import type { Flow, ProjectItem } from '../../../src/client/records.js';
 import { ErrorNote, Field, formatDate, Link, StatusBadge } from '../components/basics.js';
 import { paths } from '../routes.js';
 import { useSession } from '../session.js';
+import { usePoll } from './use-poll.js';
 
 const PAGE_SIZE = 12;
 
@@ -35,13 +36,20 @@ function shownStatus(p: ListedProject): string {
 export function Projects() {
   const { client } = useSession();
   const [projects, setProjects] = useState<ListedProject[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(0);
+  const opened = useRef(Date.now());
 
-  useEffect(() => {
-    allProjects(client).then(setProjects, setError);
-  }, [client]);
+  // Read again while an edit runs, so its status and thumbnail appear here.
+  const error = usePoll(
+    async () => {
+      const all = await allProjects(client);
+      setProjects(all);
+      return !all.some((p) => ['Pending', 'In Progress', 'Processing'].includes(shownStatus(p)) && p.number_of_images > 0);
+    },
+    () => opened.current,
+    [client],
+  );
 
   const found = useMemo(() => {
     const words = search.trim().toLowerCase();
