@@ -4,7 +4,7 @@ import { ErrorNote, Field, formatDate, Note, StatusBadge } from '../components/b
 import { type ResultItem, Results, ZipButton } from '../components/results.js';
 import { useSession } from '../session.js';
 import { submissionOf } from '../tab-memory.js';
-import { usePoll } from './use-poll.js';
+import { usePoll } from '../use-poll.js';
 
 interface StageView {
   status: StageStatus;

@@ -4,7 +4,7 @@ import type { Flow, ProjectItem } from '../../../src/client/records.js';
 import { ErrorNote, Field, formatDate, Link, StatusBadge } from '../components/basics.js';
 import { paths } from '../routes.js';
 import { useSession } from '../session.js';
-import { usePoll } from './use-poll.js';
+import { usePoll } from '../use-poll.js';
 
 const PAGE_SIZE = 12;
 

@@ -6,7 +6,7 @@ import { ErrorNote, formatDate, Note, StatusBadge } from '../components/basics.j
 import { type ResultItem, Results, ZipButton } from '../components/results.js';
 import { useSession } from '../session.js';
 import { submissionOf, uploadedNames } from '../tab-memory.js';
-import { useClock, usePoll } from './use-poll.js';
+import { useClock, usePoll } from '../use-poll.js';
 
 const OPTION_LABELS: Record<string, string> = {
   hdr_merge: 'HDR merge',

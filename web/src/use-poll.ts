@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { pollDelayMs, sleep } from '../../../src/client/polling.js';
+import { pollDelayMs, sleep } from '../../src/client/polling.js';
 
 /**
  * Calls `check` now and again after pollDelayMs(time since `since()`) until it answers
