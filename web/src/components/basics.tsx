@@ -46,6 +46,31 @@ export function ErrorNote({ error }: { error: unknown }) {
   );
 }
 
+/** A project page's title: the name, what kind of project it is and when it was made, and its status when it has one. */
+export function ProjectHead({ name, kind, createdAt, status }: { name: string; kind: string; createdAt: string; status?: string }) {
+  return (
+    <div class="page-head">
+      <div>
+        <h1>{name}</h1>
+        <p class="muted">
+          {kind} · {formatDate(createdAt)}
+        </p>
+      </div>
+      {status && <StatusBadge status={status} />}
+    </div>
+  );
+}
+
+/** A page whose project is still loading, or could not be read. */
+export function LoadingPage({ error }: { error: unknown }) {
+  return (
+    <main class="page">
+      <ErrorNote error={error} />
+      {!error && <p class="muted">Loading the project…</p>}
+    </main>
+  );
+}
+
 export function Note({ children, tone = 'info' }: { children: ComponentChildren; tone?: 'info' | 'warn' }) {
   return <p class={`note note-${tone}`}>{children}</p>;
 }

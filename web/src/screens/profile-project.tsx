@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { DownloadEntry, PostEditOptions, ProjectItem, Stage, StageStatus } from '../../../src/client/records.js';
-import { ErrorNote, Field, formatDate, Note, StatusBadge } from '../components/basics.js';
+import { ErrorNote, Field, LoadingPage, Note, ProjectHead, StatusBadge } from '../components/basics.js';
 import { type ResultItem, Results, ZipButton } from '../components/results.js';
 import { useSession } from '../session.js';
 import { submissionOf } from '../tab-memory.js';
@@ -165,27 +165,13 @@ export function ProfileProject({ uuid, photo }: { uuid: string; photo?: string |
     }
   };
 
-  if (!project) {
-    return (
-      <main class="page">
-        <ErrorNote error={pollError} />
-        {!pollError && <p class="muted">Loading the project…</p>}
-      </main>
-    );
-  }
+  if (!project) return <LoadingPage error={pollError} />;
 
   const { edit, export: exported, post_editing: post } = stages;
   const jpegs: ResultItem[] = (exported?.files ?? []).map((f) => ({ ...f, preview: f.download_link }));
   return (
     <main class="page">
-      <div class="page-head">
-        <div>
-          <h1>{project.name}</h1>
-          <p class="muted">
-            Profile{project.profile ? `: ${project.profile.profile_name}` : ''} · {formatDate(project.created_at)}
-          </p>
-        </div>
-      </div>
+      <ProjectHead name={project.name} kind={`Profile${project.profile ? `: ${project.profile.profile_name}` : ''}`} createdAt={project.created_at} />
       <ErrorNote error={pollError ?? error} />
 
       <section class="card stage" aria-labelledby="edit-title">

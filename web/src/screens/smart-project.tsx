@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { outputNameOf } from '../../../src/client/photo-files.js';
 import { formatElapsed } from '../../../src/client/polling.js';
 import type { ProjectItem } from '../../../src/client/records.js';
-import { ErrorNote, formatDate, Note, StatusBadge } from '../components/basics.js';
+import { ErrorNote, LoadingPage, Note, ProjectHead } from '../components/basics.js';
 import { type ResultItem, Results, ZipButton } from '../components/results.js';
 import { useSession } from '../session.js';
 import { submissionOf, uploadedNames } from '../tab-memory.js';
@@ -51,28 +51,17 @@ export function SmartProject({ uuid, photo }: { uuid: string; photo?: string | u
     [uuid],
   );
 
-  if (!project) {
-    return (
-      <main class="page">
-        <ErrorNote error={pollError} />
-        {!pollError && <p class="muted">Loading the project…</p>}
-      </main>
-    );
-  }
+  if (!project) return <LoadingPage error={pollError} />;
 
   const failedHere = items ? notDelivered(uuid, items) : (uploadedNames(uuid) ?? []);
   return (
     <main class="page">
-      <div class="page-head">
-        <div>
-          <h1>{project.name}</h1>
-          <p class="muted">
-            Smart Editing · {formatDate(project.created_at)}
-            {project.ai_tools.length > 0 && ` · ${project.ai_tools.map((t) => OPTION_LABELS[t] ?? t).join(', ')}`}
-          </p>
-        </div>
-        <StatusBadge status={project.status} />
-      </div>
+      <ProjectHead
+        name={project.name}
+        kind={['Smart Editing', ...project.ai_tools.map((t) => OPTION_LABELS[t] ?? t)].join(' · ')}
+        createdAt={project.created_at}
+        status={project.status}
+      />
       <ErrorNote error={pollError} />
 
       {!finished && (
