@@ -97,6 +97,7 @@ describe('the web app in Chromium', { skip: browserSkipReason() }, async () => {
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowLeft');
     await viewer.getByRole('heading', { name: /IMG_3\.jpg/ }).waitFor();
+    await decoded(viewer.locator('.compare-after'));
     await viewer.getByRole('button', { name: 'Zoom to 100 %' }).click();
     await viewer.getByRole('button', { name: 'Fit to screen' }).waitFor();
     const shown = await viewer.locator('.compare-after').evaluate((img: { clientWidth: number; naturalWidth: number }) => [img.clientWidth, img.naturalWidth]);

@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ApiError, RetouchClient } from '../../client/api.js';
 import { outputNameOf, type PhotoKind, photoKindOf } from '../../client/photo-files.js';
 import { formatElapsed, pollDelayMs, sleep } from '../../client/polling.js';
-import type { DownloadEntry, Flow, Stage } from '../../client/records.js';
+import type { DownloadEntry, Flow, SmartEditOptions, Stage } from '../../client/records.js';
 import { Uploader } from '../../client/uploads.js';
 import { Progress } from './progress.js';
 import { type EditState, loadState, saveState, STATE_FILE } from './state.js';
@@ -54,15 +54,14 @@ function photosIn(dir: string): { photos: LocalPhoto[]; kinds: Set<PhotoKind>; s
   return { photos, kinds, skipped };
 }
 
-/** The edit request the options ask for. */
-function editRequest(o: EditOptions): Record<string, unknown> {
-  const request: Record<string, unknown> = {};
-  if (o.profile !== undefined) request.profile_key = o.profile;
-  if (o.hdr) request.hdr_merge = true;
-  if (o.perspective) request.perspective_correction = true;
-  if (o.sky) request.sky_replacement = true;
-  if (o.skyTemplate !== undefined) request.sky_replacement_template_id = o.skyTemplate;
-  return request;
+/** The options of the edit request, the same in both flows; every one is off unless asked for. */
+function editOptions(o: EditOptions): SmartEditOptions {
+  return {
+    ...(o.hdr ? { hdr_merge: true } : {}),
+    ...(o.perspective ? { perspective_correction: true } : {}),
+    ...(o.sky ? { sky_replacement: true } : {}),
+    ...(o.skyTemplate !== undefined ? { sky_replacement_template_id: o.skyTemplate } : {}),
+  };
 }
 
 /**
@@ -88,7 +87,7 @@ export async function runEdit(dir: string, o: EditOptions, progress = new Progre
   fs.mkdirSync(out, { recursive: true });
 
   const state = await resumeOrCreate(client, flow, o, source, out, progress);
-  const request = editRequest(o);
+  const request = o.profile === undefined ? editOptions(o) : { profile_key: o.profile, ...editOptions(o) };
 
   if (!state.submitted) {
     const pending = photos.filter((p) => {
@@ -98,8 +97,8 @@ export async function runEdit(dir: string, o: EditOptions, progress = new Progre
     if (pending.length < photos.length) progress.line(`${photos.length - pending.length} photo(s) already uploaded`);
     await upload(client, state, out, pending, o.parallel, progress);
     state.options = request;
-    if (flow === 'i2i') await client.smartEdit(state.project_uuid, request);
-    else await client.profileEdit(state.project_uuid, request as { profile_key: number });
+    if ('profile_key' in request) await client.profileEdit(state.project_uuid, request);
+    else await client.smartEdit(state.project_uuid, request);
     state.submitted = true;
     saveState(out, state);
     progress.line(`submitted ${photos.length} photo(s) for editing`);
@@ -156,9 +155,20 @@ async function checkProfile(client: RetouchClient, key: number, kind: PhotoKind)
   }
 }
 
+function savedState(out: string): EditState | null {
+  const file = path.join(out, STATE_FILE);
+  try {
+    const state = loadState(file);
+    if (state !== null && state.version !== 1) throw new Error('written by another version of retouch');
+    return state;
+  } catch (err) {
+    throw new EditError(`${file} cannot be read (${(err as Error).message}); remove it, or pass --new to start a new project`);
+  }
+}
+
 /** The saved project when this folder was sent to this service before and the project is still there; else a new one. */
 async function resumeOrCreate(client: RetouchClient, flow: Flow, o: EditOptions, source: string, out: string, progress: Progress): Promise<EditState> {
-  const saved = o.new ? null : loadState(out);
+  const saved = o.new ? null : savedState(out);
   if (saved && saved.url === client.baseUrl && saved.flow === flow) {
     try {
       await client.project(flow, saved.project_uuid, false);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Flow } from '../../client/records.js';
+import type { Flow, ProfileEditOptions, SmartEditOptions } from '../../client/records.js';
 
 /** The file in the output folder that lets `retouch edit` resume; the shoot folder is never written to. */
 export const STATE_FILE = '.retouch-edit.json';
@@ -14,7 +14,7 @@ export interface EditState {
   project_uuid: string;
   project_name: string;
   /** The edit request as submitted (or about to be). */
-  options: Record<string, unknown>;
+  options: SmartEditOptions | ProfileEditOptions;
   /** Photos whose upload finished, with the size and modification time they had then. */
   uploaded: Record<string, { size: number; mtimeMs: number }>;
   submitted: boolean;
@@ -22,12 +22,9 @@ export interface EditState {
   exported: boolean;
 }
 
-export function loadState(outDir: string): EditState | null {
-  const file = path.join(outDir, STATE_FILE);
-  if (!fs.existsSync(file)) return null;
-  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as EditState;
-  if (state.version !== 1) throw new Error(`${file} was written by another version of retouch; remove it to start a new project`);
-  return state;
+/** The state in `file`, or null when there is none. */
+export function loadState(file: string): EditState | null {
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as EditState) : null;
 }
 
 /** Written whole under a temporary name and renamed, so an interrupted run never leaves half a file. */

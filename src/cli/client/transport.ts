@@ -32,6 +32,7 @@ export const nodeTransport: UploadTransport<LocalPhoto> = {
   put(url: string, file: LocalPhoto, range: ByteRange, onSent: (bytes: number) => void): Promise<void> {
     return new Promise((resolve, reject) => {
       const length = range.end - range.start;
+      const source = length > 0 ? fs.createReadStream(file.path, { start: range.start, end: range.end - 1 }) : null;
       const request = (url.startsWith('https:') ? https : http).request(url, {
         method: 'PUT',
         headers: { 'content-type': '', 'content-length': String(length) },
@@ -46,10 +47,12 @@ export const nodeTransport: UploadTransport<LocalPhoto> = {
           else reject(new TransferError(status, `upload of ${file.name} was refused: ${answerText(status, body)}`));
         });
       });
-      request.on('error', (err: NodeJS.ErrnoException) => reject(new TransferError(0, `upload of ${file.name} failed: ${err.code ?? err.message}`)));
-      if (length === 0) return void request.end();
+      request.on('error', (err: NodeJS.ErrnoException) => {
+        source?.destroy();
+        reject(new TransferError(0, `upload of ${file.name} failed: ${err.code ?? err.message}`));
+      });
+      if (!source) return void request.end();
       let sent = 0;
-      const source = fs.createReadStream(file.path, { start: range.start, end: range.end - 1 });
       source.on('data', (chunk) => {
         sent += chunk.length;
         onSent(sent);

@@ -17,14 +17,16 @@ export function Compare(props: { before: string | null; after: string; beforeLab
     const box = frame.current!.getBoundingClientRect();
     setSplit(Math.min(100, Math.max(0, ((e.clientX - box.left) / box.width) * 100)));
   };
-  const size = actual && natural ? { width: `${natural.w / devicePixelRatio}px`, height: `${natural.h / devicePixelRatio}px` } : {};
+  // One image pixel per device pixel.
+  const size = actual && natural ? { width: `${natural.w / devicePixelRatio}px`, height: `${natural.h / devicePixelRatio}px` } : undefined;
 
   return (
     <div class={`compare${actual ? ' compare-actual' : ''}`}>
       <div class="compare-scroll">
-        <div class="compare-frame" ref={frame} style={size} onPointerDown={follow} onPointerMove={follow}>
+        <div class="compare-frame" ref={frame} onPointerDown={follow} onPointerMove={follow}>
           <img
             class="compare-after"
+            style={size}
             src={after}
             alt={alt}
             draggable={false}

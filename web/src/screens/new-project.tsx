@@ -264,7 +264,14 @@ export function NewProject() {
                   {photos.length} {photoKind === 'JPEG' ? (photos.length === 1 ? 'JPEG' : 'JPEGs') : photos.length === 1 ? 'RAW file' : 'RAW files'}
                 </strong>
                 , {formatBytes(totalBytes)}{' '}
-                <button type="button" class="btn btn-small btn-ghost" onClick={() => setChosen([])}>
+                <button
+                  type="button"
+                  class="btn btn-small btn-ghost"
+                  onClick={() => {
+                    setChosen([]);
+                    setLeftOut({ files: 0, subfolders: 0 });
+                  }}
+                >
                   Clear
                 </button>
               </p>
