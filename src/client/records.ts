@@ -74,6 +74,15 @@ export interface SmartEditOptions {
   sky_replacement_template_id?: number;
 }
 
+/** The options both flows' edit requests share, each sent only when on (they are off by default). */
+export function editOptions(o: { hdr?: boolean; perspective?: boolean; sky?: boolean; skyTemplate?: number | null }): SmartEditOptions {
+  return {
+    ...(o.hdr ? { hdr_merge: true } : {}),
+    ...(o.perspective ? { perspective_correction: true } : {}),
+    ...(o.sky ? { sky_replacement: true, ...(o.skyTemplate != null ? { sky_replacement_template_id: o.skyTemplate } : {}) } : {}),
+  };
+}
+
 export interface ProfileEditOptions extends SmartEditOptions {
   profile_key: number;
   photography_type?: string;

@@ -4,7 +4,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { ApiError, RetouchClient } from '../../client/api.js';
 import { outputNameOf, type PhotoKind, photoKindOf } from '../../client/photo-files.js';
 import { formatElapsed, pollDelayMs, sleep } from '../../client/polling.js';
-import type { DownloadEntry, Flow, SmartEditOptions, Stage } from '../../client/records.js';
+import { type DownloadEntry, editOptions, type Flow, type Stage } from '../../client/records.js';
 import { Uploader } from '../../client/uploads.js';
 import { Progress } from './progress.js';
 import { type EditState, loadState, saveState, STATE_FILE } from './state.js';
@@ -52,16 +52,6 @@ function photosIn(dir: string): { photos: LocalPhoto[]; kinds: Set<PhotoKind>; s
     kinds.add(kind);
   }
   return { photos, kinds, skipped };
-}
-
-/** The options of the edit request, the same in both flows; every one is off unless asked for. */
-function editOptions(o: EditOptions): SmartEditOptions {
-  return {
-    ...(o.hdr ? { hdr_merge: true } : {}),
-    ...(o.perspective ? { perspective_correction: true } : {}),
-    ...(o.sky ? { sky_replacement: true } : {}),
-    ...(o.skyTemplate !== undefined ? { sky_replacement_template_id: o.skyTemplate } : {}),
-  };
 }
 
 /**

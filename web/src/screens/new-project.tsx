@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { PHOTO_EXTENSIONS, type PhotoKind, photoKindOf } from '../../../src/client/photo-files.js';
-import type { Flow, ProfileEditOptions, ProfileRecord, SkyTemplate, SmartEditOptions } from '../../../src/client/records.js';
+import { editOptions, type Flow, type ProfileEditOptions, type ProfileRecord, type SkyTemplate } from '../../../src/client/records.js';
 import { type FileProgress, Uploader } from '../../../src/client/uploads.js';
 import { ErrorNote, Field, formatBytes, Note } from '../components/basics.js';
 import { type Dropped, DropZone } from '../components/drop-zone.js';
@@ -125,21 +125,15 @@ export function NewProject() {
     });
   };
 
-  const editRequest = (): SmartEditOptions => ({
-    ...(options.hdr ? { hdr_merge: true } : {}),
-    ...(options.perspective ? { perspective_correction: true } : {}),
-    ...(options.sky ? { sky_replacement: true, ...(options.skyTemplate !== null ? { sky_replacement_template_id: options.skyTemplate } : {}) } : {}),
-  });
-
   const uploadAndSubmit = async (files: File[]) => {
     await uploader.current!.upload(files);
     if (photos.some((f) => progress.current.get(f.name)?.state !== 'done')) return;
     setSubmitting(true);
     try {
-      if (flow === 'i2i') await client.smartEdit(uuid.current!, editRequest());
+      if (flow === 'i2i') await client.smartEdit(uuid.current!, editOptions(options));
       else {
         const request: ProfileEditOptions = {
-          ...editRequest(),
+          ...editOptions(options),
           profile_key: profile!.profile_key,
           photography_type: photographyType,
           ...(options.windowPull ? { window_pull: true } : {}),
