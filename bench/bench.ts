@@ -5,6 +5,7 @@ import { benchRaw } from './bench-raw.js';
 import { runRenderBench } from './bench-render.js';
 import { benchS3 } from './bench-s3.js';
 import { benchUpload } from './bench-upload.js';
+import { benchWeb } from './bench-web.js';
 import { runSections, type SectionRunner } from './report.js';
 
 /** Speed and memory benchmarks, each against a reference measured in the same run. `npm run bench -- NAME...` runs only those. */
@@ -16,6 +17,7 @@ const sections: [string, SectionRunner][] = [
   ['flow', benchFlow],
   ['copilot', benchCopilot],
   ['memory', benchMemory],
+  ['web', benchWeb],
 ];
 
 await runSections(sections, process.argv.slice(2));

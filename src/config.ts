@@ -34,6 +34,8 @@ export interface Config {
   copilotModel: { baseUrl: string; apiKey: string | null; model: string } | null;
   /** Blobs in an S3 bucket when S3_BUCKET is set; on local disk under DATA_DIR otherwise. */
   s3: S3Config | null;
+  /** Whether `/` serves the web app for photographers (web/, built into dist/web). */
+  webApp: boolean;
 }
 
 /** An S3 bucket (AWS, or an S3-compatible server) holding every blob instead of DATA_DIR. */
@@ -150,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     callbackRetryBaseSeconds: positive(env, 'CALLBACK_RETRY_BASE_SECONDS', 15),
     copilotModel: copilotModel(env),
     s3: s3(env),
+    webApp: boolean(env, 'WEB_APP', true),
   };
 }

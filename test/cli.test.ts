@@ -120,6 +120,7 @@ describe('command line', () => {
     const keyFile = path.join(dir, 'demo-api-key.txt');
     const demoKey = fs.readFileSync(keyFile, 'utf8').trim();
     assert.ok(first.output().includes(demoKey), 'printed once at first start');
+    assert.ok(first.output().includes(`Open ${first.url}/ in a browser and sign in with it.`), 'says where the web app is');
     const demo = new ApiClient(first.url, demoKey);
     assert.equal((await demo.get('/v1/i2i/projects')).status, 200);
     assert.equal((await demo.get('/healthz')).status, 200);

@@ -20,7 +20,8 @@ async function serve(config: Config): Promise<void> {
     const file = path.join(config.dataDir, 'demo-api-key.txt');
     fs.writeFileSync(file, `${demoKey}\n`, { mode: 0o600 });
     // Printed once, to the terminal only: the key never goes through the logger.
-    process.stdout.write(`\nCreated account "demo". Its API key (also in ${file}):\n${demoKey}\n\n`);
+    const webApp = config.webApp ? `Open ${server.url}/ in a browser and sign in with it.\n` : '';
+    process.stdout.write(`\nCreated account "demo". Its API key (also in ${file}):\n${demoKey}\n${webApp}\n`);
   }
   server.app.log.info(`retouch listening on ${server.url} (database: ${server.services.db.engine}, data: ${config.dataDir})`);
   onSignals(async (signal) => {

@@ -19,6 +19,7 @@ import { projectEditingRoutes } from './routes/project-editing.js';
 import { projectRoutes } from './routes/projects.js';
 import { storageRoutes } from './routes/storage.js';
 import { authenticate } from './auth.js';
+import { webAppRoutes } from './web-app.js';
 
 export const API_VERSION = '0.1.0';
 
@@ -113,5 +114,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     },
     { prefix: '/v1' },
   );
+  if (services.config.webApp) await app.register(webAppRoutes);
   return app;
 }
