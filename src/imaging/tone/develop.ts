@@ -6,7 +6,7 @@
  */
 import { srgb16ToLinearLut, whiteBalanceMatrix } from '../colour.js';
 import type { DevelopSettings } from '../settings.js';
-import type { Image16 } from '../types.js';
+import type { RgbImage } from '../types.js';
 import { pixelKernels, reserve, type PixelKernels } from '../kernels.js';
 import { TONE_LUT_SIZE, buildToneLut } from './curve.js';
 import { buildLocalTone, hasLocalTone, type LocalTone } from './local.js';
@@ -53,7 +53,7 @@ function buildColourFactors(s: DevelopSettings): Float32Array | null {
   return factors;
 }
 
-export function planDevelop(image: Image16, s: DevelopSettings): DevelopPlan {
+export function planDevelop(image: RgbImage, s: DevelopSettings): DevelopPlan {
   const matrix = developMatrix(s);
   const tone = buildToneLut(s);
   let local: LocalTone | null = null;
