@@ -1,6 +1,8 @@
 import { benchCopilot } from './bench-copilot.js';
 import { benchFlow } from './bench-flow.js';
 import { benchMemory } from './bench-memory.js';
+import { benchInflight } from './bench-inflight.js';
+import { benchProduct } from './bench-product.js';
 import { benchRaw } from './bench-raw.js';
 import { runRenderBench } from './bench-render.js';
 import { benchS3 } from './bench-s3.js';
@@ -14,6 +16,8 @@ const sections: [string, SectionRunner][] = [
   ['s3', benchS3],
   ['raw', benchRaw],
   ['render', runRenderBench],
+  ['inflight', benchInflight],
+  ['product', benchProduct],
   ['flow', benchFlow],
   ['copilot', benchCopilot],
   ['memory', benchMemory],

@@ -50,6 +50,17 @@ export function srgb16ToLinearLut(): Float32Array {
   return linearLut;
 }
 
+let linearLut8: Float32Array | null = null;
+
+/** 256 entries: 8-bit sRGB code value to linear light, the same values as srgb16ToLinearLut at v × 257. */
+export function srgb8ToLinearLut(): Float32Array {
+  if (!linearLut8) {
+    const wide = srgb16ToLinearLut();
+    linearLut8 = Float32Array.from({ length: 256 }, (_, v) => wide[v * 257]!);
+  }
+  return linearLut8;
+}
+
 /** An sRGB-encoded value 0..1 (as in analysis copies) to linear light, to 16-bit precision, by the table. */
 export function encodedToLinear(value: number): number {
   return srgb16ToLinearLut()[Math.round(Math.min(1, Math.max(0, value)) * 65535)]!;

@@ -5,12 +5,12 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { assertIntegerInRange, invalidParameterError } from './args.js';
-import { image16FromSharp, sharpFromImage16 } from './image16.js';
+import { image16FromSharp, image16Of, sharpFromImage16 } from './image16.js';
 import { emptyMetadata, readMetadata, withLibRaw } from './metadata.js';
 import { detectFormat, type ImageFormat } from './raw/detect.js';
 import { librawDecode, librawIdentify, type LibRawInfo } from './raw/libraw.js';
 import { asShotWhitePoint, type WhitePoint } from './raw/white-point.js';
-import type { Image16, PhotoMetadata } from './types.js';
+import type { Image16, Image8, PhotoMetadata, RgbImage } from './types.js';
 
 export interface DecodeOptions {
   /** Only a hint: the bytes decide the format. */
@@ -19,6 +19,8 @@ export interface DecodeOptions {
   rotate?: 0 | 90 | 180 | 270;
   /** Downscale so the long edge is at most this (previews); decoders skip work where they can. */
   maxLongEdge?: number;
+  /** Return 8-bit sources as an Image8 instead of widening them (the automatic edit's path to a JPEG). */
+  keep8Bit?: boolean;
 }
 
 /** What a RAW development knows beyond the pixels: for white balance and Adobe XMP Temperature/Tint. */
@@ -39,8 +41,8 @@ export interface RawInfo {
   asShotWhite: WhitePoint | null;
 }
 
-export interface DecodedPhoto {
-  image: Image16;
+export interface DecodedPhoto<I extends RgbImage = Image16> {
+  image: I;
   metadata: PhotoMetadata;
   format: ImageFormat;
   /** EXIF orientation (1..8) the file is stored with; `image` is already turned upright. */
@@ -88,9 +90,11 @@ export function developMemory(size: ImageSize): number {
 /** LibRaw's flip codes as EXIF orientations: none, 180°, 90° counter-clockwise, 90° clockwise. */
 const LIBRAW_FLIP_TO_EXIF: Record<number, number> = { 0: 1, 3: 3, 5: 8, 6: 6 };
 
-export async function decodeImage(input: Buffer, options: DecodeOptions = {}): Promise<DecodedPhoto> {
+export async function decodeImage(input: Buffer, options?: DecodeOptions & { keep8Bit?: false }): Promise<DecodedPhoto>;
+export async function decodeImage(input: Buffer, options: DecodeOptions): Promise<DecodedPhoto<RgbImage>>;
+export async function decodeImage(input: Buffer, options: DecodeOptions = {}): Promise<DecodedPhoto<RgbImage>> {
   if (!Buffer.isBuffer(input)) throw invalidParameterError('input', 'a Buffer', input);
-  const { fileName, rotate = 0, maxLongEdge } = options;
+  const { fileName, rotate = 0, maxLongEdge, keep8Bit = false } = options;
   if (fileName !== undefined && typeof fileName !== 'string') throw invalidParameterError('fileName', 'a string', fileName);
   if (![0, 90, 180, 270].includes(rotate)) throw invalidParameterError('rotate', 'one of 0, 90, 180, 270', rotate);
   if (maxLongEdge !== undefined) assertIntegerInRange(maxLongEdge, 'maxLongEdge', 1);
@@ -122,7 +126,8 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
   if (sixteenBit) pipeline = pipeline.keepIccProfile();
   if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
   pipeline = pipeline.flatten({ background: '#ffffff' });
-  const image = await toImage16(pipeline, sixteenBit, `corrupt ${format.toUpperCase()}`);
+  const what = `corrupt ${format.toUpperCase()}`;
+  const image = sixteenBit || !keep8Bit ? await toImage16(pipeline, sixteenBit, what) : await toImage8(pipeline, what);
   return { image, metadata, format, orientation: header.orientation ?? 1 };
 }
 
@@ -153,13 +158,20 @@ function iccDescription(icc: Buffer): string {
  * (v * 257, exact) because libvips' own 8-to-16-bit sRGB conversion is off by up to 1/255.
  */
 async function toImage16(pipeline: Sharp, sixteenBit: boolean, what: string): Promise<Image16> {
+  if (!sixteenBit) return image16Of(await toImage8(pipeline, what));
   try {
-    if (sixteenBit) return await image16FromSharp(pipeline);
+    return await image16FromSharp(pipeline);
+  } catch (err) {
+    throw new Error(`${what}: ${(err as Error).message}`);
+  }
+}
+
+/** Runs a sharp pipeline to interleaved 8-bit sRGB. */
+async function toImage8(pipeline: Sharp, what: string): Promise<Image8> {
+  try {
     const { data, info } = await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
     if (info.channels !== 3) throw new Error(`decoded to ${info.channels} channels, expected 3`);
-    const wide = new Uint16Array(data.length);
-    for (let i = 0; i < data.length; i++) wide[i] = data[i]! * 257;
-    return { width: info.width, height: info.height, data: wide };
+    return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
   } catch (err) {
     throw new Error(`${what}: ${(err as Error).message}`);
   }

@@ -9,12 +9,13 @@ import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
 import { applyGeometry, autoCrop, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
-import { shrinkToLongEdge } from './image16.js';
-import { render, type RenderContext } from './render.js';
+import { shareable } from './bands.js';
+import { image16Of, shrinkToLongEdge } from './image16.js';
+import { render, renderForJpeg, type RenderContext } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
 import { skyMask } from './sky/mask.js';
 import { toXmp } from './xmp.js';
-import type { Image16, PhotoMetadata } from './types.js';
+import type { Image16, PhotoMetadata, RgbImage } from './types.js';
 
 export interface SourceFrame {
   fileName: string;
@@ -24,8 +25,9 @@ export interface SourceFrame {
 }
 
 /** The image an output is developed from: one photo, or the merge of a bracket. */
-export interface Source {
-  image: Image16;
+export interface Source<I extends RgbImage = Image16> {
+  /** 8-bit sources stay 8-bit when sourceImage is asked to keep them. */
+  image: I;
   metadata: PhotoMetadata;
   isRaw: boolean;
   /** EXIF orientation of the original file (1 for a merge, which is stored upright). */
@@ -38,16 +40,22 @@ export interface Source {
   darkFrame?: Image16;
 }
 
-/** Decodes the frames; several are merged into one HDR image of at most DEFAULT_OUTPUT_LONG_EDGE (reference §4.6). */
-export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?: number } = {}): Promise<Source> {
+/**
+ * Decodes the frames; several are merged into one HDR image of at most
+ * DEFAULT_OUTPUT_LONG_EDGE (reference §4.6). With keep8Bit, a single 8-bit photo stays
+ * 8-bit. On an imaging thread a large image comes back in shared memory, ready to be
+ * split over the threads.
+ */
+export async function sourceImage(frames: SourceFrame[], options?: { maxLongEdge?: number; keep8Bit?: false }): Promise<Source>;
+export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?: number; keep8Bit: boolean }): Promise<Source<RgbImage>>;
+export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?: number; keep8Bit?: boolean } = {}): Promise<Source<RgbImage>> {
   if (frames.length === 0) throw new Error('Expected at least one frame but received none');
-  const decode = (f: SourceFrame, maxLongEdge?: number): Promise<DecodedPhoto> =>
-    decodeImage(f.bytes, { fileName: f.fileName, rotate: f.rotate, ...(maxLongEdge ? { maxLongEdge } : {}) });
+  const decodeOptions = (f: SourceFrame, maxLongEdge?: number) => ({ fileName: f.fileName, rotate: f.rotate, ...(maxLongEdge ? { maxLongEdge } : {}) });
   if (frames.length === 1) {
-    const decoded = await decode(frames[0]!, options.maxLongEdge);
+    const decoded = await decodeImage(frames[0]!.bytes, { ...decodeOptions(frames[0]!, options.maxLongEdge), keep8Bit: options.keep8Bit ?? false });
     const white = decoded.rawInfo?.asShotWhite;
     return {
-      image: decoded.image,
+      image: shareable(decoded.image),
       metadata: decoded.metadata,
       isRaw: decoded.format === 'raw',
       orientation: decoded.orientation,
@@ -58,13 +66,13 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
   const longEdge = Math.min(options.maxLongEdge ?? DEFAULT_OUTPUT_LONG_EDGE, DEFAULT_OUTPUT_LONG_EDGE);
   const decoded: DecodedPhoto[] = [];
   // One at a time: a bracket of 24 MP RAWs at once would need gigabytes.
-  for (const frame of frames) decoded.push(await decode(frame, longEdge));
+  for (const frame of frames) decoded.push(await decodeImage(frame.bytes, decodeOptions(frame, longEdge)));
   const sizes = new Set(decoded.map((d) => `${d.image.width}x${d.image.height}`));
   if (sizes.size > 1) throw new Error(`the frames of a bracket must have one size, got ${[...sizes].join(', ')}`);
   const merged = await mergeBrackets(decoded.map((d) => d.image), { outputLongEdge: longEdge });
   const reference = decoded[merged.referenceIndex]!;
   return {
-    image: merged.image,
+    image: shareable(merged.image),
     metadata: reference.metadata,
     isRaw: reference.format === 'raw',
     orientation: 1,
@@ -88,8 +96,10 @@ export interface AutoEdit {
  * The settings of an automatic edit: estimate for exposure, colour and tone, then the
  * detectors the options call for (verticals, horizon, crops, sky).
  */
-export async function automaticSettings(source: Source, edit: AutoEdit): Promise<DevelopSettings> {
+export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit): Promise<DevelopSettings> {
   const { options } = edit;
+  // The detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
+  const image = () => image16Of(source.image);
   const settings = estimate(source.image, {
     ...(edit.style ? { style: edit.style } : {}),
     ...(edit.photographyType ? { photographyType: edit.photographyType } : {}),
@@ -99,19 +109,19 @@ export async function automaticSettings(source: Source, edit: AutoEdit): Promise
     isRaw: source.isRaw,
   });
   if (options.perspectiveCorrection) {
-    const found = detectPerspective(source.image);
+    const found = detectPerspective(image());
     settings.perspective = { vertical: found.vertical, horizontal: found.horizontal };
     settings.straightenAngle = found.straightenAngle;
   } else if (options.straighten) {
-    settings.straightenAngle = detectStraighten(source.image).angle;
+    settings.straightenAngle = detectStraighten(image()).angle;
   }
   if (options.skyReplacement) {
-    const sky = await skyMask(source.image);
+    const sky = await skyMask(image());
     // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
     if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
   }
   if (settings.autoCrop) {
-    const framed = await applyGeometry(source.image, { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
+    const framed = await applyGeometry(image(), { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
     const { mode, aspectRatio } = settings.autoCrop;
     settings.crop =
       mode === 'portrait' || mode === 'headshot'
@@ -128,16 +138,21 @@ export interface Developed {
   companion?: { fileName: string; bytes: Buffer };
 }
 
-function renderContext(source: Source, context: RenderContext): RenderContext {
+function renderContext(source: Source<RgbImage>, context: RenderContext): RenderContext {
   return { ...context, ...(source.darkFrame ? { darkFrame: source.darkFrame } : {}) };
 }
 
 /** Smart Editing: an automatic edit rendered to a finished JPEG. */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
-  const source = await sourceImage(frames);
+  const source = await sourceImage(frames, { keep8Bit: true });
   const settings = await automaticSettings(source, edit);
-  const image = await render(source.image, settings, renderContext(source, context));
-  return { bytes: await encodeJpeg(image, { metadata: source.metadata }), thumbnail: await encodeThumbnail(image), settings };
+  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, context)), source.metadata)), settings };
+}
+
+/** The JPEG and its thumbnail, encoded side by side (libvips runs both at once). */
+async function finished(image: RgbImage, metadata: PhotoMetadata): Promise<Omit<Developed, 'settings'>> {
+  const [bytes, thumbnail] = await Promise.all([encodeJpeg(image, { metadata }), encodeThumbnail(image)]);
+  return { bytes, thumbnail };
 }
 
 /**
@@ -174,7 +189,6 @@ export async function developSidecar(
 
 /** Renders given settings at full resolution: exports, and Copilot's finalize. */
 export async function developWithSettings(frames: SourceFrame[], settings: DevelopSettings, context: RenderContext = {}): Promise<Developed> {
-  const source = await sourceImage(frames);
-  const image = await render(source.image, settings, renderContext(source, context));
-  return { bytes: await encodeJpeg(image, { metadata: source.metadata }), thumbnail: await encodeThumbnail(image), settings };
+  const source = await sourceImage(frames, { keep8Bit: true });
+  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, context)), source.metadata)), settings };
 }

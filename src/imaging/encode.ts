@@ -7,10 +7,10 @@
  */
 import sharp from 'sharp';
 import { assertIntegerInRange, invalidParameterError } from './args.js';
-import { assertImage16, image16FromSharp, sharpFromImage16 } from './image16.js';
+import { assertImage16, assertRgbImage, image16FromSharp, sharpFromImage16 } from './image16.js';
 import { TiffReader } from './raw/tiff.js';
 import { placeExif, TiffLayout, type CopiedTag } from './raw/tiff-writer.js';
-import type { Image16, PhotoMetadata } from './types.js';
+import type { Image16, PhotoMetadata, RgbImage } from './types.js';
 
 export interface EncodeJpegOptions {
   /** 1..100, default 92. */
@@ -28,12 +28,12 @@ export interface EncodeTiffOptions {
   stripGps?: boolean;
 }
 
-export async function encodeJpeg(image: Image16, options: EncodeJpegOptions = {}): Promise<Buffer> {
-  assertImage16(image);
+export async function encodeJpeg(image: RgbImage, options: EncodeJpegOptions = {}): Promise<Buffer> {
+  assertRgbImage(image);
   const { quality = 92, metadata, stripGps = false } = options;
   assertIntegerInRange(quality, 'quality', 1, 100);
   assertMetadata(metadata);
-  const jpeg = await sharp(to8Bit(image.data), { raw: { width: image.width, height: image.height, channels: 3 } })
+  const jpeg = await sharp8(image)
     .withIccProfile('srgb')
     .jpeg({ quality })
     .toBuffer();
@@ -43,12 +43,20 @@ export async function encodeJpeg(image: Image16, options: EncodeJpegOptions = {}
 }
 
 /** A small JPEG preview, long edge `longEdge` (never enlarged), without metadata. */
-export async function encodeThumbnail(image: Image16, longEdge = 512): Promise<Buffer> {
-  assertImage16(image);
+export async function encodeThumbnail(image: RgbImage, longEdge = 512): Promise<Buffer> {
+  assertRgbImage(image);
   assertIntegerInRange(longEdge, 'longEdge', 1);
+  const fit = { fit: 'inside', withoutEnlargement: true } as const;
+  if (image.data instanceof Uint8Array) return sharp8(image).resize(longEdge, longEdge, fit).jpeg({ quality: 80 }).toBuffer();
   // Downscale at 16 bits, round to 8 afterwards (libvips truncates when it narrows).
-  const small = await image16FromSharp(sharpFromImage16(image).resize(longEdge, longEdge, { fit: 'inside', withoutEnlargement: true }));
-  return sharp(to8Bit(small.data), { raw: { width: small.width, height: small.height, channels: 3 } }).jpeg({ quality: 80 }).toBuffer();
+  const small = await image16FromSharp(sharpFromImage16(image as Image16).resize(longEdge, longEdge, fit));
+  return sharp8(small).jpeg({ quality: 80 }).toBuffer();
+}
+
+/** A sharp pipeline reading the image as raw 8-bit RGB (16-bit images rounded to 8 bits first). */
+function sharp8(image: RgbImage) {
+  const data = image.data instanceof Uint8Array ? image.data : to8Bit(image.data);
+  return sharp(data, { raw: { width: image.width, height: image.height, channels: 3 } });
 }
 
 /** Lossless 16-bit RGB TIFF, tagged sRGB, with the same EXIF as encodeJpeg. */

@@ -8,13 +8,13 @@
  */
 import { LUMA_B, LUMA_G, LUMA_R } from './colour.js';
 import { invalidParameterError } from './args.js';
-import { assertImage16 } from './image16.js';
+import { assertRgbImage } from './image16.js';
 import { developMatrix } from './tone/develop.js';
 import { applyBias, clampSettings, defaultSettings, type CropAspectRatio, type DevelopSettings, type Style, type StyleBias } from './settings.js';
 import { toneCurve } from './tone/curve.js';
 import { linearPreview, transformLinear, type LinearImage } from './tone/preview.js';
 import { estimateWhite } from './tone/white-balance.js';
-import type { Image16, PhotoMetadata } from './types.js';
+import type { PhotoMetadata, RgbImage } from './types.js';
 
 /** The edit options of the API (both flows), in camelCase. */
 export interface EstimateOptions {
@@ -165,8 +165,9 @@ function fractionAbove(sorted: Float32Array, value: number): number {
  * along rows, on a sparse sample of rows, scaled to a Gaussian sigma. Texture raises it a
  * little; flat regions dominate the median.
  */
-function noiseSigma(image: Image16): number {
+function noiseSigma(image: RgbImage): number {
   const { width, height, data } = image;
+  const unit = data instanceof Uint8Array ? 1 : 257;
   const rows = Math.min(height, 64);
   const perRow = Math.max(0, Math.floor((width - 2) / 2));
   const diffs = new Float32Array(rows * perRow);
@@ -181,7 +182,7 @@ function noiseSigma(image: Image16): number {
   if (n === 0) return 0;
   const sorted = diffs.subarray(0, n).sort();
   // For white noise, the second difference has sigma·sqrt(6); median |N(0,1)| ≈ 0.6745.
-  return sorted[n >> 1]! / 0.6745 / Math.sqrt(6) / 257;
+  return sorted[n >> 1]! / 0.6745 / Math.sqrt(6) / unit;
 }
 
 /** Noise reduction for a noise level (8-bit sigma) and ISO when known. */
@@ -191,8 +192,8 @@ function noiseReductionFor(sigma: number, iso: number | null): number {
   return Math.round(Math.min(60, Math.max(0, byIso, byMeasure)));
 }
 
-export function estimate(image: Image16, context: EstimateContext = {}): DevelopSettings {
-  assertImage16(image);
+export function estimate(image: RgbImage, context: EstimateContext = {}): DevelopSettings {
+  assertRgbImage(image);
   const options = context.options ?? {};
   assertOptions(options);
   const typeBias = context.photographyType === undefined ? {} : PHOTOGRAPHY_TYPE_BIAS[context.photographyType];

@@ -4,7 +4,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { invalidParameterError } from './args.js';
-import type { Image16 } from './types.js';
+import type { Image16, Image8, RgbImage } from './types.js';
 
 /** Throws unless size has positive integer width and height. */
 export function assertImageSize(size: unknown, name: string): asserts size is { width: number; height: number } {
@@ -21,6 +21,34 @@ export function assertImage16(image: unknown, name = 'image'): asserts image is 
   const { width, height, data } = image as Image16;
   if (!(data instanceof Uint16Array)) throw invalidParameterError(`${name}.data`, 'a Uint16Array', data);
   if (data.length !== width * height * 3) throw invalidParameterError(`${name}.data.length`, `${width * height * 3} (width x height x 3)`, data.length);
+}
+
+/** Throws unless image is a well-formed Image16 or Image8. */
+export function assertRgbImage(image: unknown, name = 'image'): asserts image is RgbImage {
+  if (typeof image === 'object' && image !== null && (image as Image8).data instanceof Uint8Array) {
+    assertImageSize(image, name);
+    const { width, height, data } = image as Image8;
+    if (data.length !== width * height * 3) throw invalidParameterError(`${name}.data.length`, `${width * height * 3} (width x height x 3)`, data.length);
+    return;
+  }
+  assertImage16(image, name);
+}
+
+/** 8-bit pixels widened exactly (v × 257), once per image: the detectors and render's early stages share the copy. */
+const widened = new WeakMap<Image8, Image16>();
+
+/** The image at 16 bits: itself when it is, else its exact widening. */
+export function image16Of(image: RgbImage): Image16 {
+  if (image.data instanceof Uint16Array) return image as Image16;
+  const narrow = image as Image8;
+  let wide = widened.get(narrow);
+  if (!wide) {
+    const data = new Uint16Array(narrow.data.length);
+    for (let i = 0; i < data.length; i++) data[i] = narrow.data[i]! * 257;
+    wide = { width: narrow.width, height: narrow.height, data };
+    widened.set(narrow, wide);
+  }
+  return wide;
 }
 
 /** A sharp pipeline reading the image as raw 16-bit RGB. */

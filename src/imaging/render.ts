@@ -14,9 +14,13 @@
  *                    curve (contrast, whites, blacks, sRGB encoding; a lookup table) →
  *                    colour (vibrance, saturation)
  *   5. retouch       skin smoothing, then subject emphasis
+ *
+ * An 8-bit image (Image8) goes into the develop pass as it is when stages 1–3 have
+ * nothing to do, and is widened exactly for them otherwise. renderForJpeg's develop pass
+ * writes 8 bits, what the JPEG keeps, unless a retouch stage follows.
  */
 import { applyGeometry } from './geometry/index.js';
-import { assertImage16 } from './image16.js';
+import { assertRgbImage, image16Of } from './image16.js';
 import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { windowPull } from './local/window-pull.js';
@@ -25,8 +29,8 @@ import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
 import { planDevelop } from './tone/develop.js';
-import { developImage } from './tone/develop-pool.js';
-import type { Image16 } from './types.js';
+import { developImage } from './bands.js';
+import type { Image16, RgbImage } from './types.js';
 
 /** What some settings need beyond the image. */
 export interface RenderContext {
@@ -36,21 +40,38 @@ export interface RenderContext {
   darkFrame?: Image16;
 }
 
-export async function render(image: Image16, settings: DevelopSettings, context: RenderContext = {}): Promise<Image16> {
-  assertImage16(image);
+/** Renders to a 16-bit image. */
+export function render(image: RgbImage, settings: DevelopSettings, context: RenderContext = {}): Promise<Image16> {
+  return renderAt(image, settings, context, 16) as Promise<Image16>;
+}
+
+/** Renders for a JPEG: 8 bits per channel straight out of the develop pass, unless a retouch stage needs 16. */
+export function renderForJpeg(image: RgbImage, settings: DevelopSettings, context: RenderContext = {}): Promise<RgbImage> {
+  return renderAt(image, settings, context, 8);
+}
+
+async function renderAt(image: RgbImage, settings: DevelopSettings, context: RenderContext, depth: 8 | 16): Promise<RgbImage> {
+  assertRgbImage(image);
   const s = validateSettings(settings);
-  const framed = await geometryStage(image, s);
-  const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
-  const composed = await compositeStage(framed, s, darkFrame, context.skyTemplates);
-  const denoised = await reduceNoise(composed, s.noiseReduction);
-  const developed = await developStage(denoised, s);
-  const retouched = s.smoothSkin > 0 ? await smoothSkin(developed, s.smoothSkin) : developed;
+  const retouch = s.smoothSkin > 0 || s.subjectEmphasis > 0;
+  const early = hasGeometry(s) || s.windowPull > 0 || s.sky !== null || s.noiseReduction > 0;
+  let input: RgbImage = image;
+  if (early) {
+    const framed = await geometryStage(image16Of(image), s);
+    const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
+    const composed = await compositeStage(framed, s, darkFrame, context.skyTemplates);
+    input = await reduceNoise(composed, s.noiseReduction);
+  }
+  const developed = await developStage(input, s, retouch ? 16 : depth);
+  if (!retouch) return developed;
+  const wide = developed as Image16;
+  const retouched = s.smoothSkin > 0 ? await smoothSkin(wide, s.smoothSkin) : wide;
   return s.subjectEmphasis > 0 ? applySubjectEmphasis(retouched, await subjectMask(retouched), s.subjectEmphasis) : retouched;
 }
 
-/** The develop pass (see tone/develop.ts), spread over the cores for large images. */
-export function developStage(image: Image16, s: DevelopSettings): Promise<Image16> {
-  return developImage(planDevelop(image, s), image);
+/** The develop pass (see tone/develop.ts), spread over the imaging threads for large images. */
+function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): Promise<RgbImage> {
+  return developImage(planDevelop(image, s), image, depth);
 }
 
 /** Window pull and sky replacement, on the framed image before tone. */
@@ -66,6 +87,10 @@ async function compositeStage(image: Image16, s: DevelopSettings, darkFrame: Ima
 
 /** Geometry: straighten and perspective, then crop (geometry/applyGeometry); the input itself when there is nothing to do. */
 export async function geometryStage(image: Image16, s: DevelopSettings): Promise<Image16> {
-  if (s.straightenAngle === 0 && !s.crop && s.perspective.vertical === 0 && s.perspective.horizontal === 0) return image;
+  if (!hasGeometry(s)) return image;
   return applyGeometry(image, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
+}
+
+function hasGeometry(s: DevelopSettings): boolean {
+  return s.straightenAngle !== 0 || s.crop !== null || s.perspective.vertical !== 0 || s.perspective.horizontal !== 0;
 }

@@ -14,6 +14,21 @@ export interface Image16 {
   data: Uint16Array;
 }
 
+/**
+ * An RGB image at 8 bits per channel, laid out as Image16, values 0..255: what a JPEG
+ * holds. The automatic edit keeps 8-bit sources at 8 bits from decode to encode; stages
+ * that need more (geometry, composites, noise reduction, detectors) widen them exactly
+ * (v × 257).
+ */
+export interface Image8 {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** A photo's pixels at its source's depth. */
+export type RgbImage = Image8 | Image16;
+
 /** A rectangle in pixels of some image, origin top-left. */
 export interface Box {
   x: number;

@@ -71,10 +71,11 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
   ) {
     this.pool = new Piscina({
       filename: new URL('./imaging-tasks.js', import.meta.url).href,
-      minThreads: 0,
+      // Every thread stays up, its event loop free between tasks (no blocking wait for the
+      // next one): a photo alone is split over the idle threads (imaging/bands.ts).
+      minThreads: threads,
       maxThreads: threads,
-      // Idle threads give their memory back; a burst of edits starts them again in milliseconds.
-      idleTimeout: 30_000,
+      atomics: 'disabled',
     });
   }
 

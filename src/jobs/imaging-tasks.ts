@@ -17,6 +17,10 @@ import { render, type RenderContext } from '../imaging/render.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
 import { type SkyTemplate, skyTemplateFromImage, skyTemplatePreview } from '../imaging/sky/templates.js';
 import { asBuffer } from './transfer.js';
+import { helpWithBands } from '../imaging/bands.js';
+
+// Between its own tasks, and while they wait on libvips, this thread develops bands of the other threads' photos.
+helpWithBands();
 
 /** A source frame as it crosses the thread boundary. */
 export interface FrameBytes {

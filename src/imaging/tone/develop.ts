@@ -4,9 +4,10 @@
  * per-render constant (tables, matrix, local-tone grid) as plain numbers and typed
  * arrays, so worker threads can run bands of rows from a copy of it.
  */
-import { LUMA_B, LUMA_G, LUMA_R, srgb16ToLinearLut, whiteBalanceMatrix } from '../colour.js';
+import { srgb16ToLinearLut, whiteBalanceMatrix } from '../colour.js';
 import type { DevelopSettings } from '../settings.js';
-import type { Image16 } from '../types.js';
+import type { RgbImage } from '../types.js';
+import { pixelKernels, reserve, type PixelKernels } from '../kernels.js';
 import { TONE_LUT_SIZE, buildToneLut } from './curve.js';
 import { buildLocalTone, hasLocalTone, type LocalTone } from './local.js';
 import { linearPreview, transformLinear } from './preview.js';
@@ -52,7 +53,7 @@ function buildColourFactors(s: DevelopSettings): Float32Array | null {
   return factors;
 }
 
-export function planDevelop(image: Image16, s: DevelopSettings): DevelopPlan {
+export function planDevelop(image: RgbImage, s: DevelopSettings): DevelopPlan {
   const matrix = developMatrix(s);
   const tone = buildToneLut(s);
   let local: LocalTone | null = null;
@@ -64,146 +65,117 @@ export function planDevelop(image: Image16, s: DevelopSettings): DevelopPlan {
   return { matrix, table: tone.table, tableScale: tone.scale, factors: buildColourFactors(s), sharpen: (1.5 * s.sharpening) / 100, local };
 }
 
-function clampCode(v: number): number {
-  return Math.min(65535, Math.max(0, v + 0.5)) | 0;
+/** Pixels of 8 or 16 bits per sample, interleaved RGB. */
+export type Samples = Uint8Array | Uint16Array;
+
+const bitsOf = (samples: Samples): number => (samples instanceof Uint8Array ? 8 : 16);
+
+/** Rows developed per kernel call: bounds the kernel memory at a few MB whatever the image. */
+const CHUNK_ROWS = 64;
+
+/** Where a plan sits in the kernels' memory (byte offsets). */
+interface Layout {
+  lin: number;
+  tone: number;
+  factors: number;
+  gain: number;
+  boost: number;
+  gridA: number;
+  gridB: number;
+  colIndex: number;
+  colFrac: number;
+  rowA: number;
+  rowB: number;
+  scratch: number;
+  input: number;
+  output: number;
+  end: number;
 }
 
-/** Luma of one input row in code values (weights 1/4, 1/2, 1/4: cheap and close enough for a detail signal). */
-function lumaRow(data: Uint16Array, width: number, y: number, out: Float32Array): void {
-  let i = y * width * 3;
-  for (let x = 0; x < width; x++, i += 3) out[x] = 0.25 * data[i]! + 0.5 * data[i + 1]! + 0.25 * data[i + 2]!;
+const paddedWidth = (width: number): number => Math.ceil(width / 4) * 4;
+
+function layout(plan: DevelopPlan, width: number): Layout {
+  let at = 0;
+  const take = (bytes: number) => {
+    const start = at;
+    at += Math.ceil(bytes / 16) * 16;
+    return start;
+  };
+  const grid = plan.local ? plan.local.gridWidth * plan.local.gridHeight * 4 : 0;
+  const tables = plan.local ? plan.local.gain.length * 4 : 0;
+  const l = {
+    lin: take(65536 * 4),
+    tone: take(plan.table.length * 4),
+    factors: take(512 * 4),
+    gain: take(tables),
+    boost: take(tables),
+    gridA: take(grid),
+    gridB: take(grid),
+    colIndex: take((width + 4) * 4),
+    colFrac: take((width + 4) * 4),
+    rowA: take(((plan.local?.gridWidth ?? 0) + 1) * 4),
+    rowB: take(((plan.local?.gridWidth ?? 0) + 1) * 4),
+    scratch: take(5 * (width + 4) * 4),
+    // The kernel develops four pixels at a time: a row's last group may read 12 samples past the input and write past the row.
+    input: take((CHUNK_ROWS + 2) * width * 6 + 24),
+    output: take(CHUNK_ROWS * paddedWidth(width) * 6),
+    end: 0,
+  };
+  l.end = at;
+  return l;
 }
 
-/** Horizontal 1 2 1 sum of a row, edges replicated. */
-function blurRow(row: Float32Array, out: Float32Array): void {
-  const last = row.length - 1;
-  for (let x = 0; x <= last; x++) out[x] = row[x > 0 ? x - 1 : 0]! + 2 * row[x]! + row[x < last ? x + 1 : last]!;
+/** The plan this thread's kernels hold, so bands of one render load it once. */
+let loaded: { plan: DevelopPlan; width: number; layout: Layout } | null = null;
+
+function load(k: PixelKernels, plan: DevelopPlan, width: number): Layout {
+  if (loaded?.plan === plan && loaded.width === width) return loaded.layout;
+  const l = layout(plan, width);
+  reserve(k, l.end);
+  const f32 = (at: number, values: ArrayLike<number>) => new Float32Array(k.memory.buffer, at, values.length).set(values);
+  f32(l.lin, srgb16ToLinearLut());
+  f32(l.tone, plan.table);
+  if (plan.factors) f32(l.factors, plan.factors);
+  const m = plan.matrix;
+  k.setPlan(l.lin, l.tone, plan.tableScale, TONE_LUT_SIZE, m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]!, m[8]!, plan.factors ? l.factors : 0, plan.sharpen);
+  const local = plan.local;
+  if (local) {
+    f32(l.gain, local.gain);
+    if (local.boost) f32(l.boost, local.boost);
+    f32(l.gridA, local.a);
+    f32(l.gridB, local.b);
+    k.setLocal(local.gridWidth, local.gridHeight, l.gridA, l.gridB, l.gain, local.gain.length - 1, local.scale, local.boost ? l.boost : 0, l.colIndex, l.colFrac, l.rowA, l.rowB);
+    k.setColumns(width);
+  }
+  loaded = { plan, width, layout: l };
+  return l;
 }
 
 /**
- * Develops rows y0..y1−1 of src (width × height, interleaved RGB) into the same rows of
- * dst. Per pixel: optionally the unsharp mask, three table reads to linear light, a 3×3
- * matrix, optionally the local-tone gain, three tone-table reads, optionally the colour
- * factors; no allocation.
+ * Develops rows y0..y1−1 of src (width × height, interleaved RGB, 8 or 16 bits) into the
+ * same rows of dst (8 or 16 bits: 8 when a JPEG comes next). Per pixel, in the
+ * WebAssembly kernel (kernels/pixels.ts): optionally the unsharp mask, a table read to
+ * linear light, the 3×3 matrix, optionally the local-tone gain, three tone-table reads,
+ * optionally the colour factors. Rows go through the kernel's memory in chunks.
  */
-export function developRows(plan: DevelopPlan, src: Uint16Array, dst: Uint16Array, width: number, height: number, y0: number, y1: number): void {
-  const lin = srgb16ToLinearLut();
-  const [m0, m1, m2, m3, m4, m5, m6, m7, m8] = plan.matrix as [number, number, number, number, number, number, number, number, number];
-  const { table, tableScale: ts, factors, sharpen, local } = plan;
-  const N = TONE_LUT_SIZE;
-  // Bilinear upsampling of the local-tone coefficients: per-column indices and weights once,
-  // per-row vertical interpolation into two small rows.
-  const gw = local?.gridWidth ?? 1;
-  const gh = local?.gridHeight ?? 1;
-  const x0 = new Int32Array(local ? width : 0);
-  const fx = new Float32Array(x0.length);
-  for (let x = 0; x < x0.length; x++) {
-    const gx = Math.min(gw - 1, Math.max(0, ((x + 0.5) * gw) / width - 0.5));
-    x0[x] = Math.min(Math.max(0, gw - 2), Math.floor(gx));
-    fx[x] = gx - x0[x]!;
-  }
-  const rowA = new Float32Array(gw + 1);
-  const rowB = new Float32Array(gw + 1);
-  const gainTable = local?.gain;
-  const boost = local?.boost ?? null;
-  const gainScale = local?.scale ?? 0;
-  const gainMax = gainTable ? gainTable.length - 1 : 0;
-  // Sharpening: the input luma of row y, and rows y−1, y, y+1 blurred horizontally
-  // (1 2 1), so the binomial 3×3 blur costs three reads per pixel.
-  let luma = new Float32Array(sharpen > 0 ? width : 0);
-  let nextLuma = new Float32Array(luma.length);
-  let above = new Float32Array(luma.length);
-  let here = new Float32Array(luma.length);
-  let below = new Float32Array(luma.length);
-  if (sharpen > 0) {
-    lumaRow(src, width, Math.max(0, y0 - 1), nextLuma);
-    blurRow(nextLuma, above);
-    lumaRow(src, width, y0, luma);
-    blurRow(luma, here);
-  }
-
-  for (let y = y0; y < y1; y++) {
-    if (sharpen > 0) {
-      lumaRow(src, width, Math.min(height - 1, y + 1), nextLuma);
-      blurRow(nextLuma, below);
-    }
-    if (local) {
-      const gy = Math.min(gh - 1, Math.max(0, ((y + 0.5) * gh) / height - 0.5));
-      const ya = Math.min(Math.max(0, gh - 2), Math.floor(gy));
-      const yb = Math.min(gh - 1, ya + 1);
-      const fy = gy - ya;
-      for (let i = 0; i < gw; i++) {
-        rowA[i] = local.a[ya * gw + i]! + fy * (local.a[yb * gw + i]! - local.a[ya * gw + i]!);
-        rowB[i] = local.b[ya * gw + i]! + fy * (local.b[yb * gw + i]! - local.b[ya * gw + i]!);
-      }
-      rowA[gw] = rowA[gw - 1]!;
-      rowB[gw] = rowB[gw - 1]!;
-    }
-    let i = y * width * 3;
-    for (let x = 0; x < width; x++, i += 3) {
-      let ri = src[i]!;
-      let gi = src[i + 1]!;
-      let bi = src[i + 2]!;
-      if (sharpen > 0) {
-        const d = sharpen * (luma[x]! - (above[x]! + 2 * here[x]! + below[x]!) * 0.0625);
-        ri = clampCode(ri + d);
-        gi = clampCode(gi + d);
-        bi = clampCode(bi + d);
-      }
-      const r0 = lin[ri]!;
-      const g0 = lin[gi]!;
-      const b0 = lin[bi]!;
-      let r = m0 * r0 + m1 * g0 + m2 * b0;
-      let g = m3 * r0 + m4 * g0 + m5 * b0;
-      let b = m6 * r0 + m7 * g0 + m8 * b0;
-      if (gainTable) {
-        const yl = LUMA_R * r + LUMA_G * g + LUMA_B * b;
-        const l = Math.sqrt(yl > 0 ? yl : 0);
-        const xi = x0[x]!;
-        const wx = fx[x]!;
-        const a = rowA[xi]! + wx * (rowA[xi + 1]! - rowA[xi]!);
-        const bb = rowB[xi]! + wx * (rowB[xi + 1]! - rowB[xi]!);
-        const base = Math.max(0, a * l + bb);
-        const k = Math.min(gainMax, (base * gainScale + 0.5) | 0);
-        let gain = gainTable[k]!;
-        if (boost !== null && l > 1e-4) {
-          const l2 = Math.max(0, l + boost[k]! * (l - base));
-          gain *= (l2 * l2) / (l * l);
-        }
-        r *= gain;
-        g *= gain;
-        b *= gain;
-      }
-      let k = Math.sqrt(r > 0 ? r : 0) * ts + 0.5;
-      let ro = table[k < N ? k | 0 : N]!;
-      k = Math.sqrt(g > 0 ? g : 0) * ts + 0.5;
-      let go = table[k < N ? k | 0 : N]!;
-      k = Math.sqrt(b > 0 ? b : 0) * ts + 0.5;
-      let bo = table[k < N ? k | 0 : N]!;
-      if (factors) {
-        const ci = ((Math.max(ro, go, bo) - Math.min(ro, go, bo)) * 255 + 0.5) | 0;
-        // Skin: red ≥ green ≥ blue with green 20–75 % of the way from blue to red (orange hues).
-        const gb = go - bo;
-        const rb = ro - bo;
-        const skin = (+(ro >= go) & +(gb > 0.2 * rb) & +(gb < 0.75 * rb)) << 8;
-        const f = factors[skin + ci]!;
-        const yl = 0.2126 * ro + 0.7152 * go + 0.0722 * bo;
-        ro = Math.min(1, Math.max(0, yl + f * (ro - yl)));
-        go = Math.min(1, Math.max(0, yl + f * (go - yl)));
-        bo = Math.min(1, Math.max(0, yl + f * (bo - yl)));
-      }
-      dst[i] = ro * 65535 + 0.5;
-      dst[i + 1] = go * 65535 + 0.5;
-      dst[i + 2] = bo * 65535 + 0.5;
-    }
-    if (sharpen > 0) {
-      const spare = above;
-      above = here;
-      here = below;
-      below = spare;
-      const previous = luma;
-      luma = nextLuma;
-      nextLuma = previous;
-    }
+export function developRows(plan: DevelopPlan, src: Samples, dst: Samples, width: number, height: number, y0: number, y1: number): void {
+  const k = pixelKernels();
+  const l = load(k, plan, width);
+  const rowSamples = width * 3;
+  const stride = paddedWidth(width) * 3;
+  const srcBits = bitsOf(src);
+  const dstBits = bitsOf(dst);
+  const view = (bits: number, at: number, length: number) => (bits === 8 ? new Uint8Array(k.memory.buffer, at, length) : new Uint16Array(k.memory.buffer, at, length));
+  for (let c0 = y0; c0 < y1; c0 += CHUNK_ROWS) {
+    const c1 = Math.min(y1, c0 + CHUNK_ROWS);
+    // The rows above and below the chunk too: sharpening reads its neighbours.
+    const r0 = Math.max(0, c0 - 1);
+    const r1 = Math.min(height, c1 + 1);
+    const input = src.subarray(r0 * rowSamples, r1 * rowSamples);
+    view(srcBits, l.input, input.length).set(input);
+    k.developBand(l.input, srcBits, r0, l.output, dstBits, stride, width, height, c0, c1, l.scratch);
+    const out = view(dstBits, l.output, (c1 - c0) * stride);
+    if (stride === rowSamples) dst.set(out, c0 * rowSamples);
+    else for (let y = c0; y < c1; y++) dst.set(out.subarray((y - c0) * stride, (y - c0) * stride + rowSamples), y * rowSamples);
   }
 }

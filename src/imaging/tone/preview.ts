@@ -3,8 +3,8 @@
  * layers of render: box averages in linear light, so a downscaled copy has the same mean
  * light as the original.
  */
-import { srgb16ToLinearLut } from '../colour.js';
-import type { Image16 } from '../types.js';
+import { srgb16ToLinearLut, srgb8ToLinearLut } from '../colour.js';
+import type { RgbImage } from '../types.js';
 
 /** Interleaved linear RGB in floats, not clipped. */
 export interface LinearImage {
@@ -19,14 +19,14 @@ export interface LinearImage {
  * Blocks of 4×4 and more are sampled on every other row and column: the mean barely
  * moves and the pass costs a quarter.
  */
-export function linearPreview(image: Image16, maxEdge: number): LinearImage {
+export function linearPreview(image: RgbImage, maxEdge: number): LinearImage {
   const { width, height, data } = image;
   const f = Math.max(1, Math.ceil(Math.max(width, height) / maxEdge));
   const step = f >= 4 ? 2 : 1;
   const w = Math.ceil(width / f);
   const h = Math.ceil(height / f);
   const out = new Float32Array(w * h * 3);
-  const lut = srgb16ToLinearLut();
+  const lut = image.data instanceof Uint8Array ? srgb8ToLinearLut() : srgb16ToLinearLut();
   const acc = new Float64Array(w * 3);
   const stride = step * 3;
   for (let oy = 0; oy < h; oy++) {

@@ -1,0 +1,180 @@
+/**
+ * The product path: 20 photos of 18 MP through the API of a `retouch serve` process
+ * (upload, Smart Editing with default options, until Completed) against sharp decode +
+ * encode of the same photos on as many lanes as cores; and the API while it works:
+ * project detail requested at a constant 2000 per second, idle and during the edit.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { photo18mp } from './bench-render.js';
+import { outDir, projectRoot, type Section } from './report.js';
+import { fixed } from './tools.js';
+
+const PHOTOS = 20;
+const RATE = 2000;
+
+/** 20 distinct 18 MP JPEGs: the render bench's photo shifted and flipped. */
+async function makePhotos(): Promise<string[]> {
+  const dir = path.join(outDir, 'product-photos');
+  fs.mkdirSync(dir, { recursive: true });
+  const base = await photo18mp();
+  const files: string[] = [];
+  for (let i = 0; i < PHOTOS; i++) {
+    const file = path.join(dir, `IMG_${String(i + 1).padStart(4, '0')}.jpg`);
+    files.push(file);
+    if (fs.existsSync(file)) continue;
+    let p = sharp(base).modulate({ brightness: 0.8 + 0.02 * i });
+    if (i % 2) p = p.flop();
+    await p.jpeg({ quality: 90 }).toFile(file);
+  }
+  return files;
+}
+
+async function floorSeconds(files: string[]): Promise<number> {
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: os.availableParallelism() }, async () => {
+      while (next < files.length) await sharp(files[next++]!).jpeg({ quality: 92 }).toBuffer();
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+async function call(url: string, init: RequestInit = {}): Promise<any> {
+  const res = await fetch(url, init);
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+interface LoadResult {
+  sent: number;
+  answered: number;
+  seconds: number;
+  latencies: number[];
+}
+
+/**
+ * Requests `url` at a constant rate (open loop: a request leaves on schedule whether or
+ * not earlier ones were answered) until stop() resolves; latency counts from the
+ * scheduled time, so a stalled server is not hidden.
+ */
+async function constantRate(url: string, headers: Record<string, string>, stop: Promise<unknown>): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const latencies: number[] = [];
+  let sent = 0;
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  const started = performance.now();
+  const pending = new Set<Promise<void>>();
+  while (!stopped) {
+    const due = started + (sent * 1000) / RATE;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    else if (wait > 0) await new Promise((r) => setImmediate(r));
+    if (performance.now() < due) continue;
+    sent++;
+    const request = new Promise<void>((resolve) => {
+      const req = http.get(url, { agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          if (res.statusCode === 200) latencies.push(performance.now() - due);
+          resolve();
+        });
+      });
+      req.on('error', () => resolve());
+    });
+    pending.add(request);
+    void request.then(() => pending.delete(request));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  return { sent, answered: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+}
+
+const describeLoad = (r: LoadResult) =>
+  `${fixed(r.answered / r.seconds, 0)} req/s answered of ${RATE}; p50 ${fixed(percentile(r.latencies, 50), 1)} / p99 ${fixed(percentile(r.latencies, 99), 1)} / max ${fixed(percentile(r.latencies, 100), 1)} ms`;
+
+async function startServe(env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; base: string }> {
+  const main = path.join(projectRoot, 'dist', 'src', 'main.js');
+  const server = spawn(process.execPath, [main, 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
+  const base = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    server.stdout!.on('data', (c: Buffer) => {
+      output += c.toString();
+      const match = /retouch listening on (http:\/\/[\d.:]+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+  server.stdout!.resume();
+  return { server, base };
+}
+
+export async function benchProduct(): Promise<Section> {
+  const files = await makePhotos();
+  const floor = await floorSeconds(files);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-bench-product-'));
+  const env = { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn' };
+  const main = path.join(projectRoot, 'dist', 'src', 'main.js');
+  const apiKey = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString().trimEnd().split('\n').pop()!;
+  const { server, base } = await startServe(env);
+  try {
+    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
+    const { project_uuid: uuid } = (await call(`${base}/v1/i2i/projects`, { method: 'POST', headers, body: '{}' })).data;
+    const links = (await call(`${base}/v1/i2i/projects/${uuid}/get_temporary_upload_links`, { method: 'POST', headers, body: JSON.stringify({ files_list: files.map((f) => ({ file_name: path.basename(f) })) }) })).data
+      .files_list as { file_name: string; upload_link: string }[];
+    for (const link of links) {
+      const res = await fetch(link.upload_link, { method: 'PUT', body: fs.readFileSync(path.join(path.dirname(files[0]!), link.file_name)) });
+      if (!res.ok) throw new Error(`upload ${link.file_name}: ${res.status}`);
+    }
+    const detail = `${base}/v1/i2i/projects/${uuid}`;
+    const idle = await constantRate(detail, { 'x-api-key': apiKey }, new Promise((r) => setTimeout(r, 5000)));
+
+    const editStarted = performance.now();
+    await call(`${base}/v1/i2i/projects/${uuid}/edit`, { method: 'POST', headers, body: '{}' });
+    let status = 'Pending';
+    const finished = (async () => {
+      while (status !== 'Completed' && status !== 'Failed') {
+        await new Promise((r) => setTimeout(r, 250));
+        status = (await call(detail, { headers })).data.status;
+      }
+    })();
+    const busy = await constantRate(detail, { 'x-api-key': apiKey }, finished);
+    const editSeconds = (performance.now() - editStarted) / 1000;
+    const rss = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024;
+    const ratio = editSeconds / floor;
+    const held = busy.answered / busy.seconds >= 0.95 * RATE;
+    const p99 = percentile(busy.latencies, 99);
+    return {
+      title: `Product path: ${PHOTOS} photos of 18 MP through the API (Smart Editing, default options), ${os.availableParallelism()} cores`,
+      columns: ['measure', 'value', 'target', 'verdict'],
+      rows: [
+        ['end status', status, 'Completed', status === 'Completed' ? 'met' : 'NOT met'],
+        [`floor: sharp decode + encode of the ${PHOTOS} on ${os.availableParallelism()} lanes`, `${fixed(floor, 1)} s`, '', ''],
+        ['edit, request to Completed', `${fixed(editSeconds, 1)} s`, '', ''],
+        ['edit / floor', fixed(ratio), '≤ 2.5 ×', ratio <= 2.5 ? 'met' : 'NOT met'],
+        [`project detail at ${RATE} req/s, idle`, describeLoad(idle), '', ''],
+        [`project detail at ${RATE} req/s, during the edit`, describeLoad(busy), 'held, p99 < 20 ms', held && p99 < 20 ? 'met' : 'NOT met'],
+        ['server peak RSS', `${fixed(rss, 0)} MiB`, '', ''],
+      ],
+      notes: [
+        `Load average (1 / 5 / 15 min) at the end: ${os.loadavg().map((l) => fixed(l, 1)).join(' / ')}; the load generator runs on the same machine (open loop, latency from the scheduled send time).`,
+        'One `retouch serve` with default configuration (SQLite, files under DATA_DIR, IMAGING_THREADS = cores); uploads are not timed.',
+      ],
+    };
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

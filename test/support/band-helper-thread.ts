@@ -1,0 +1,11 @@
+/** The thread of test/support/band-helpers.ts: helps with bands, answers how many it took, says when it is ready. */
+import { parentPort } from 'node:worker_threads';
+import { bandsHelped, helpWithBands } from '../../src/imaging/bands.js';
+
+// The test runner also loads this file on its own, outside a worker: then there is nothing to do.
+if (parentPort) {
+  const port = parentPort;
+  helpWithBands();
+  port.on('message', () => port.postMessage(bandsHelped()));
+  port.postMessage('ready');
+}
