@@ -109,6 +109,8 @@ export interface CopilotVersion {
   status: string;
   version_id: number;
   enhanced_image_url: string;
+  /** What the version changed, as the engine understood it. */
+  changes: string;
 }
 
 /** Copilot's name for a flow (reference §2.4). */

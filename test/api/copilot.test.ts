@@ -66,14 +66,16 @@ for (const engine of await testEngines()) {
       assert.match(unknownTool.json.error.message, /TELEPORT.*BRIGHTEN/);
       const tool = await api.post(`${base(uuid)}/images/IMG_1.jpg/enhance`, { tool_id: 'BRIGHTEN', project_source: 'REGULAR' });
       assert.equal(tool.status, 200, tool.text);
-      assert.deepEqual(Object.keys(tool.json.data).sort(), ['enhanced_image_url', 'status', 'version_id']);
+      assert.deepEqual(Object.keys(tool.json.data).sort(), ['changes', 'enhanced_image_url', 'status', 'version_id']);
       assert.equal(tool.json.data.status, 'SUCCESS');
+      assert.match(tool.json.data.changes, /^exposure \+\d/, 'what the tool changed');
 
       const exportedBefore = await downloadAll((await api.get(`${base(uuid)}/export/get_temporary_download_links`)).json.data.files_list);
       // A first version: parent_version_id omitted, as the official clients do.
       const v1 = await copilot(uuid, 'IMG_1.jpg', { instruction: 'make it a bit warmer' });
       assert.equal(v1.status, 200, v1.text);
-      assert.deepEqual(Object.keys(v1.json).sort(), ['enhanced_image_url', 'status', 'version_id'], 'top level, not in data');
+      assert.deepEqual(Object.keys(v1.json).sort(), ['changes', 'enhanced_image_url', 'status', 'version_id'], 'top level, not in data');
+      assert.match(v1.json.changes, /^temperature \+\d+ K/, 'what the instruction changed');
       const preview1 = (await request('GET', v1.json.enhanced_image_url)).body;
       assert.ok((await warmth(preview1)) > (await warmth(exportedBefore['IMG_1.jpg']!)), 'warmer than the export');
 

@@ -123,7 +123,7 @@ describe('the web app in Chromium', { skip: browserSkipReason() }, async () => {
     await page.getByRole('link', { name: 'Copilot on IMG_1.jpg' }).click();
     await page.getByRole('heading', { name: 'Copilot: IMG_1.jpg' }).waitFor();
     await page.getByRole('button', { name: 'Warm up' }).click();
-    await page.getByRole('button', { name: /^1\. Warm up/ }).waitFor();
+    await page.getByRole('button', { name: /^1\. Warm up\s*temperature \+600 K/ }).waitFor();
     await page.getByLabel('Tell Copilot what to change').fill('a bit brighter and lift the shadows');
     await page.getByLabel('Tell Copilot what to change').press('Enter');
     await page.getByRole('button', { name: /^2\. “a bit brighter and lift the shadows”/ }).waitFor();

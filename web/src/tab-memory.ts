@@ -47,6 +47,8 @@ export interface VersionNode {
   /** The instruction typed, or the tool's label. */
   label: string;
   kind: 'instruction' | 'tool';
+  /** What the service says the version changed: "exposure +0.40 EV, temperature +600 K". */
+  changes: string;
   url: string;
   at: number;
 }

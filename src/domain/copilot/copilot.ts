@@ -9,7 +9,7 @@ import type { PhotoPlanner, SourceFrame } from '../photo-plan.js';
 import type { ProjectsService } from '../projects.js';
 import type { SkySource, SkyTemplatesService } from '../sky-templates.js';
 import { storageKeys } from '../storage-keys.js';
-import type { CopilotDelta, Interpretation } from './instructions/index.js';
+import { type CopilotDelta, describeDelta, type Interpretation } from './instructions/index.js';
 import type { AiTool } from './tools.js';
 
 /** Which flow a Copilot call is about (reference §2.4): profile-based (REGULAR) or Smart Editing (I2I). */
@@ -48,6 +48,8 @@ export interface VersionResult {
   status: 'SUCCESS';
   version_id: number;
   enhanced_image_url: string;
+  /** What the instruction or tool changed, as the engine understood it: "exposure +0.40 EV, temperature +600 K" (retouch's addition; clients that do not know it ignore it). */
+  changes: string;
 }
 
 const FLOW: Record<ProjectSource, { flow: Project['flow']; kind: OutputKind }> = {
@@ -144,7 +146,7 @@ export class CopilotService {
     });
     const key = keys.version(project.uuid, fileName, row.id);
     await blobs.write(key, version.jpeg);
-    return { status: 'SUCCESS', version_id: row.id, enhanced_image_url: await blobs.presignGet(key) };
+    return { status: 'SUCCESS', version_id: row.id, enhanced_image_url: await blobs.presignGet(key), changes: describeDelta(delta) };
   }
 
   /** The preview-size source of an image, decoded (and merged) once and kept. */

@@ -9,7 +9,12 @@ const tags = ['AI tools and Copilot'];
 
 const Source = Type.Optional(Type.Enum(['REGULAR', 'I2I'], { default: 'REGULAR', description: 'REGULAR: a profile-based project; I2I: a Smart Editing one' }));
 const ImageParams = Type.Object({ project_uuid: Type.String(), filename: Text({ description: 'the exported image' }) });
-const Version = Type.Object({ status: Type.Literal('SUCCESS'), version_id: Type.Integer(), enhanced_image_url: Type.String() });
+const Version = Type.Object({
+  status: Type.Literal('SUCCESS'),
+  version_id: Type.Integer(),
+  enhanced_image_url: Type.String(),
+  changes: Type.String({ description: 'what the instruction or tool changed, e.g. "exposure +0.40 EV, temperature +600 K" (an addition to the reference)' }),
+});
 const Parent = Type.Optional(Nullable(Id({ description: 'the version to build on; omitted or null: the post-edit state' })));
 const SourceBody = Nullable(Type.Object({ project_source: Source }));
 

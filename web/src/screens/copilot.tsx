@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { AiTool, DownloadEntry, Flow } from '../../../src/client/records.js';
+import type { AiTool, CopilotVersion, DownloadEntry, Flow } from '../../../src/client/records.js';
 import { ErrorNote, Field, formatDate, Link, Note } from '../components/basics.js';
 import { Compare } from '../components/compare.js';
 import { paths } from '../routes.js';
@@ -53,7 +53,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
     storeVersions(uuid, photo, next);
   };
 
-  const make = async (label: string, kind: VersionNode['kind'], call: () => Promise<{ version_id: number; enhanced_image_url: string }>) => {
+  const make = async (label: string, kind: VersionNode['kind'], call: () => Promise<CopilotVersion>) => {
     setBusy(label);
     setError(null);
     setFinalized(null);
@@ -61,7 +61,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
       const v = await call();
       // The service drops the versions after the parent; so does the list.
       const kept = versions.filter((x) => current !== null && x.id <= current);
-      keep([...kept, { id: v.version_id, parent: current, label, kind, url: v.enhanced_image_url, at: Date.now() }]);
+      keep([...kept, { id: v.version_id, parent: current, label, kind, changes: v.changes, url: v.enhanced_image_url, at: Date.now() }]);
       setCurrent(v.version_id);
       if (kind === 'instruction') setInstruction('');
     } catch (err) {
@@ -134,7 +134,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
               alt={shown ? `${photo}, version ${number(shown)}: ${shown.label}` : `${photo}, as edited`}
             />
             <p class="muted small">
-              {shown ? `Version ${number(shown)} (“${shown.label}”) beside the one it was made from: drag to compare.` : 'The batch edit. Your first change makes version 1.'}
+              {shown ? `Version ${number(shown)} (“${shown.label}”: ${shown.changes}) beside the one it was made from: drag to compare.` : 'The batch edit. Your first change makes version 1.'}
             </p>
           </div>
           <div class="copilot-panel">
@@ -205,6 +205,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
                       <strong>
                         {i + 1}. {v.kind === 'instruction' ? `“${v.label}”` : v.label}
                       </strong>
+                      <span class="version-changes">{v.changes}</span>
                       <small>
                         {v.kind === 'tool' ? 'tool' : 'instruction'} on {v.parent === null ? 'the batch edit' : `version ${versions.findIndex((x) => x.id === v.parent) + 1}`} ·{' '}
                         {formatDate(new Date(v.at).toISOString())}
