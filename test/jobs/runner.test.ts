@@ -6,11 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pino } from 'pino';
+import { Type } from 'typebox';
 import { openDatabase } from '../../src/db/connect.js';
 import type { Job } from '../../src/db/schema.js';
-import { JobQueue } from '../../src/jobs/queue.js';
+import { objectRecord } from '../../src/domain/records/stored-record.js';
+import { DatabaseJobQueue } from '../../src/jobs/queue.js';
 import { type JobHandler, JobRunner, PermanentJobError } from '../../src/jobs/runner.js';
 import { testEngines } from '../support/server.js';
+
+const payload = objectRecord({ name: 'test payload', version: 1, schema: Type.Object({ n: Type.Integer() }) });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -29,12 +33,12 @@ for (const engine of await testEngines()) {
       await database.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     });
-    const queue = new JobQueue(db.kysely, db.engine);
+    const queue = new DatabaseJobQueue(db.kysely, db.engine);
     let keys = 0;
 
     async function enqueued(kind: string, maxAttempts = 3): Promise<Job> {
       const key = `${kind}:${++keys}`;
-      await queue.enqueue([{ kind, key, payload: { n: keys }, maxAttempts }]);
+      await queue.enqueue([{ kind, key, payload: payload.encode({ n: keys }), maxAttempts }]);
       return db.kysely.selectFrom('jobs').selectAll().where('key', '=', key).executeTakeFirstOrThrow();
     }
 
@@ -63,7 +67,7 @@ for (const engine of await testEngines()) {
         await sleep(5);
       }
       let runs = 0;
-      const settled = await runUntilSettled(job, { takeover: { run: async () => void runs++ } });
+      const settled = await runUntilSettled(job, { takeover: { payload, run: async () => void runs++ } });
       assert.equal(settled.state, 'done', settled.last_error ?? '');
       assert.equal(runs, 1);
       assert.equal(settled.attempts, 0);
@@ -83,6 +87,7 @@ for (const engine of await testEngines()) {
       const gaveUp: string[] = [];
       const settled = await runUntilSettled(job, {
         flaky: {
+          payload,
           run: async () => {
             runs++;
             throw new Error(`failure ${runs}`);
@@ -99,6 +104,7 @@ for (const engine of await testEngines()) {
       const job = await enqueued('hopeless', 3);
       const settled = await runUntilSettled(job, {
         hopeless: {
+          payload,
           run: async () => {
             throw new PermanentJobError('corrupt');
           },
