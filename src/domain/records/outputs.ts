@@ -25,7 +25,7 @@ export const developSettingsRecord: StoredRecord<DevelopSettings> = {
     try {
       return migrateSettings(parsed);
     } catch (err) {
-      throw new CorruptRecord(`The develop settings of ${where} are not valid: ${(err as Error).message}.`);
+      throw new CorruptRecord(`Cannot read the develop settings of ${where}: ${(err as Error).message}.`);
     }
   },
 };

@@ -36,7 +36,7 @@ export function parseStored(text: string, name: string, where: string): unknown 
   try {
     return JSON.parse(text) as unknown;
   } catch (err) {
-    throw new CorruptRecord(`The ${name} of ${where} is not JSON (${(err as Error).message}).`);
+    throw new CorruptRecord(`Cannot read the ${name} of ${where}: not JSON (${(err as Error).message}).`);
   }
 }
 
@@ -54,10 +54,10 @@ export function objectRecord<S extends TSchema>(spec: RecordSpec<S>): StoredReco
     encode: (value) => JSON.stringify({ version, ...(value as object) }),
     decode(text, where) {
       const parsed = parseStored(text, name, where);
-      if (!isPlainObject(parsed)) throw new CorruptRecord(`The ${name} of ${where} is not a JSON object.`);
+      if (!isPlainObject(parsed)) throw new CorruptRecord(`Cannot read the ${name} of ${where}: not a JSON object.`);
       const { version: stored = 1, ...fields } = parsed;
       if (!Number.isInteger(stored) || (stored as number) < 1 || (stored as number) > version) {
-        throw new CorruptRecord(`The ${name} of ${where} has version ${JSON.stringify(stored)}; this retouch reads versions 1 to ${version}.`);
+        throw new CorruptRecord(`Cannot read the ${name} of ${where}: version ${JSON.stringify(stored)}, and this retouch reads versions 1 to ${version}.`);
       }
       let record = fields;
       for (let v = stored as number; v < version; v++) record = spec.upgrades![v]!(record);
@@ -87,5 +87,5 @@ function checked<T>(validator: Validator<T>, value: unknown, name: string, where
   // The error of a field that should not be there says which field: ajv-style `additionalProperties` rather than its `false` sub-schema.
   const error = validator.Errors(value).find((e) => e.keyword !== 'boolean');
   const extra = error && 'additionalProperties' in error.params ? ` (${String(error.params.additionalProperties)})` : '';
-  throw new CorruptRecord(`The ${name} of ${where} is not valid: ${error ? `${error.instancePath || '/'} ${error.message}${extra}` : 'it does not match its schema'}.`);
+  throw new CorruptRecord(`Cannot read the ${name} of ${where}: ${error ? `${error.instancePath || '/'} ${error.message}${extra}` : 'it does not match its schema'}.`);
 }
