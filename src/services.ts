@@ -85,7 +85,7 @@ export async function createServices(config: Config): Promise<Services> {
   const accounts = new AccountsService(repos);
   const projects = new ProjectsService(repos);
   const uploads = new UploadsService(repos, blobs);
-  const deliveries = new DeliveriesService({ repos, blobs, queue, engine: imaging, wake });
+  const deliveries = new DeliveriesService(repos, blobs, queue, imaging, wake);
   const profiles = new ProfilesService(repos);
   const skyTemplates = new SkyTemplatesService(repos, blobs, imaging);
   await profiles.ensureBuiltIns(Object.entries(BUILT_IN_STYLES).map(([key, style]) => ({ key, name: style.name, style })));

@@ -28,23 +28,21 @@ export const THUMBNAIL_JOB = 'outputs.thumbnail';
 /** Outputs put by the client through an upload link have no sources. */
 const clientPut = (output: Output) => sourcesOf(output).length === 0;
 
-export interface DeliveriesDeps {
-  repos: Repos;
-  blobs: BlobStore;
-  queue: JobQueue;
-  /** Makes thumbnails. */
-  engine: Pick<ImagingEngine, 'thumbnail'>;
-  wake: () => void;
-}
-
 /** The files a project delivers, their presigned links, and their replacement by the client. */
 export class DeliveriesService {
-  constructor(private readonly deps: DeliveriesDeps) {}
+  constructor(
+    private readonly repos: Repos,
+    private readonly blobs: BlobStore,
+    private readonly queue: JobQueue,
+    /** Makes thumbnails. */
+    private readonly engine: Pick<ImagingEngine, 'thumbnail'>,
+    private readonly wake: () => void,
+  ) {}
 
   /** Delivered outputs; one the client announced but never uploaded is not delivered. */
   private async delivered(project: Project, kind: OutputKind): Promise<Output[]> {
-    const done = await this.deps.repos.outputs.list(project.id, kind, 'done');
-    const exists = await Promise.all(done.map(async (o) => !clientPut(o) || (await this.deps.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name))) !== null));
+    const done = await this.repos.outputs.list(project.id, kind, 'done');
+    const exists = await Promise.all(done.map(async (o) => !clientPut(o) || (await this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name))) !== null));
     return done.filter((_, i) => exists[i]);
   }
 
@@ -56,13 +54,13 @@ export class DeliveriesService {
   }
 
   private async downloadEntry(project: Project, kind: OutputKind, fileName: string): Promise<DownloadEntry> {
-    return { file_name: fileName, download_link: await this.deps.blobs.presignGet(storageKeys.output(project.uuid, kind, fileName)) };
+    return { file_name: fileName, download_link: await this.blobs.presignGet(storageKeys.output(project.uuid, kind, fileName)) };
   }
 
   async downloadLink(project: Project, kind: OutputKind, fileName: string): Promise<DownloadEntry> {
-    const outputs = await this.deps.repos.outputs.list(project.id, kind, 'done');
+    const outputs = await this.repos.outputs.list(project.id, kind, 'done');
     const known = outputs.some((o) => o.file_name === fileName || o.companion === fileName);
-    if (!known || !(await this.deps.blobs.head(storageKeys.output(project.uuid, kind, fileName)))) {
+    if (!known || !(await this.blobs.head(storageKeys.output(project.uuid, kind, fileName)))) {
       throw new NotFound(`File "${fileName}" is not among the outputs of this project.`);
     }
     return this.downloadEntry(project, kind, fileName);
@@ -77,32 +75,32 @@ export class DeliveriesService {
     const stale: { output: Output; etag: string | undefined }[] = [];
     const entries = await Promise.all(
       outputs.map(async (o) => {
-        const current = await this.deps.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name));
+        const current = await this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name));
         const fresh = current !== null && o.thumbnail_of === current.etag;
         if (!fresh) stale.push({ output: o, etag: current?.etag });
         const key = fresh ? storageKeys.thumbnail(project.uuid, o.kind, o.file_name) : storageKeys.output(project.uuid, o.kind, o.file_name);
-        return { file_name: o.file_name, is_thumbnail: fresh, thumbnail_link: await this.deps.blobs.presignGet(key) };
+        return { file_name: o.file_name, is_thumbnail: fresh, thumbnail_link: await this.blobs.presignGet(key) };
       }),
     );
     if (stale.length > 0) {
       // The key names the replaced version: one thumbnail job per version, however often the list is read.
-      await this.deps.queue.enqueue(
+      await this.queue.enqueue(
         stale.map(({ output, etag }) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${output.id}:${etag}`, payload: jobPayloads.output.encode({ outputId: output.id }) })),
       );
-      this.deps.wake();
+      this.wake();
     }
     return entries;
   }
 
   /** A project's cover for lists and details: the first delivered image's thumbnail. */
   async thumbnailSources(projects: Project[], kind: OutputKind): Promise<Map<number, string>> {
-    const first = await this.deps.repos.outputs.firstDone(projects.map((p) => p.id), kind);
+    const first = await this.repos.outputs.firstDone(projects.map((p) => p.id), kind);
     const links = new Map<number, string>();
     for (const project of projects) {
       const output = first.get(project.id);
       if (!output) continue;
       const key = output.thumbnail_of ? storageKeys.thumbnail(project.uuid, output.kind, output.file_name) : storageKeys.output(project.uuid, output.kind, output.file_name);
-      links.set(project.id, await this.deps.blobs.presignGet(key));
+      links.set(project.id, await this.blobs.presignGet(key));
     }
     return links;
   }
@@ -114,21 +112,21 @@ export class DeliveriesService {
     assertPlainFileName(fileName);
     if (photoKind(fileName) !== 'JPEG') throw new InvalidRequest(`file ${fileName} is not supported. supported files types are jpg, jpeg`);
     const now = nowIso();
-    await this.deps.repos.outputs.insertMissing([
+    await this.repos.outputs.insertMissing([
       { project_id: project.id, kind, file_name: fileName, sources: outputSources.encode([]), state: 'done', error: null, settings: null, thumbnail_of: null, companion: null, rotate: 0, created_at: now, updated_at: now },
     ]);
-    return { file_name: fileName, upload_link: await this.deps.blobs.presignPut(storageKeys.output(project.uuid, kind, fileName)) };
+    return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.output(project.uuid, kind, fileName)) };
   }
 
   /** Remakes an output's thumbnail from its current bytes. */
   async refreshThumbnail(outputId: number): Promise<void> {
-    const output = await this.deps.repos.outputs.byId(outputId);
-    const project = output && (await this.deps.repos.projects.byId(output.project_id));
+    const output = await this.repos.outputs.byId(outputId);
+    const project = output && (await this.repos.projects.byId(output.project_id));
     if (!output || !project) return;
     const key = storageKeys.output(project.uuid, output.kind, output.file_name);
-    const before = await this.deps.blobs.head(key);
+    const before = await this.blobs.head(key);
     if (!before || before.etag === output.thumbnail_of) return;
-    await this.deps.blobs.write(storageKeys.thumbnail(project.uuid, output.kind, output.file_name), await this.deps.engine.thumbnail({ fileName: output.file_name, bytes: await this.deps.blobs.read(key) }));
-    await this.deps.repos.outputs.update(output.id, { thumbnail_of: before.etag, updated_at: nowIso() });
+    await this.blobs.write(storageKeys.thumbnail(project.uuid, output.kind, output.file_name), await this.engine.thumbnail({ fileName: output.file_name, bytes: await this.blobs.read(key) }));
+    await this.repos.outputs.update(output.id, { thumbnail_of: before.etag, updated_at: nowIso() });
   }
 }

@@ -73,6 +73,6 @@ export interface ImagingEngine {
   skyPreview(sky: SkySource): Promise<Buffer>;
   /** Copilot: the output's source at preview size, 16-bit, kept for every later version of it. */
   copilotSource(frames: SourceFrame[]): Promise<Buffer>;
-  /** Copilot: applies a delta to the parent's state (copilot/apply-to-photo.ts) and renders the preview. */
+  /** Copilot: applies a delta to the parent's state (applyCopilotDeltaToPhoto, run beside the photo) and renders the preview. */
   copilotVersion(source: Buffer, parent: VersionState, delta: CopilotDelta, sky: SkySource | null): Promise<VersionState & { jpeg: Buffer }>;
 }

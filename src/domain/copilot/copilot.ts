@@ -67,7 +67,6 @@ export class CopilotService {
 
   /** The exported image a Copilot call names, with the settings it was rendered with. */
   private async exported(project: Project, fileName: string): Promise<{ output: Output; settings: DevelopSettings }> {
-    this.ready(project);
     const output = await this.deps.repos.outputs.byName(project.id, outputKind(project), fileName);
     const settings = output?.state === 'done' ? settingsOf(output) : null;
     if (!output || !settings) throw new NotFound(`Image "${fileName}" is not among the exported images of this project.`);
@@ -83,6 +82,7 @@ export class CopilotService {
   }
 
   async prompt(project: Project, fileName: string, instruction: string, parentVersionId: number | null): Promise<VersionResult> {
+    this.ready(project);
     return this.newVersion(project, fileName, parentVersionId, { instruction }, async (parent) => {
       const meaning = await this.deps.interpret(instruction, parent.settings);
       if (meaning.kind === 'unrealistic') throw new InvalidRequest('Only realistic editing requests are supported.');
@@ -143,6 +143,7 @@ export class CopilotService {
 
   /** Discards every version of one image: it is back to its post-edit state. */
   async reset(project: Project, fileName: string): Promise<{ file_name: string; discarded_versions: number }> {
+    this.ready(project);
     await this.exported(project, fileName);
     return { file_name: fileName, discarded_versions: await this.deps.repos.copilotVersions.reset(project.id, fileName) };
   }
@@ -155,8 +156,8 @@ export class CopilotService {
    * the same list however often it is called.
    */
   async finalize(project: Project): Promise<DownloadEntry[]> {
-    const { repos, blobs, engine } = this.deps;
     this.ready(project);
+    const { repos, blobs, engine } = this.deps;
     const touched = await repos.copilotVersions.touched(project.id);
     // One image at a time: each is a full-resolution render.
     for (const fileName of touched) {
