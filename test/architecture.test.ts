@@ -35,9 +35,11 @@ const RULES: Record<string, string> = {
   'cli → imaging': '`profiles create` fits a style from files on the operator’s disk',
   'cli → jobs': '`retouch worker` runs the job runners',
   'cli → server': '`retouch serve` starts the server',
+  'cli → client': '`retouch edit` speaks the public API through the client the web app shares (src/client, where it exists)',
   'main → cli': 'the entry point registers the commands',
   'main → config': 'it reports configuration errors in one line',
   'main → domain': 'it reports domain errors in one line',
+  'main → client': 'it reports the API client’s errors in one line',
 };
 
 const describeEdge = (e: Edge) => `${e.from} → ${e.to}`;
@@ -54,10 +56,11 @@ describe('architecture', () => {
     assert.deepEqual(unruled, []);
   });
 
-  test('imaging imports nothing outside itself; http nothing of db; db nothing of the others', () => {
+  test('imaging, db and the API client import nothing outside themselves; http nothing of db', () => {
     for (const [from, banned] of [
       ['imaging', null],
       ['db', null],
+      ['client', null],
       ['http', 'db'],
     ] as const) {
       const found = edges.filter((e) => e.from === from && (banned === null || e.to === banned));

@@ -109,7 +109,8 @@ export function srcRoot(): string {
   return path.join(dir, 'src');
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script it prints the graph; loaded by the test runner (every file under test/ is a test file to it), nothing.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && !process.env.NODE_TEST_CONTEXT) {
   const edges = partGraph(srcRoot());
   for (const e of edges) process.stdout.write(`${e.from} → ${e.to}  (${e.imports.length} import${e.imports.length === 1 ? '' : 's'})\n`);
   const found = cycles(edges);

@@ -12,6 +12,8 @@ import { openDatabase } from '../../src/db/connect.js';
 import { DatabaseJobQueue, newWorkerId } from '../../src/jobs/queue.js';
 
 const [kind, lease, loops, mode] = process.argv.slice(2) as [string, string, string, 'hold' | 'drain'];
+// Loaded by the test runner (every file under test/ is a test file to it), it has nothing to do.
+if (mode === undefined) process.exit(0);
 const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: process.env.DATA_DIR! });
 const queue = new DatabaseJobQueue(db.kysely, db.engine);
 const workerId = process.env.WORKER_ID ?? newWorkerId();
