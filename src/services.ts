@@ -6,12 +6,15 @@ import { type Db, openDatabase } from './db/connect.js';
 import { createRepos, type Repos } from './db/repos/index.js';
 import { AccountsService } from './domain/accounts.js';
 import { BatchService } from './domain/batch.js';
+import type { BlobStore } from './domain/blob-store.js';
 import { CopilotService } from './domain/copilot/copilot.js';
 import { interpretInstruction } from './domain/copilot/instructions/index.js';
 import { interpretWithModel } from './domain/copilot/llm.js';
 import { aiTools, toolDelta } from './domain/copilot/tools.js';
 import { DeliveriesService } from './domain/deliveries.js';
+import type { ImagingEngine } from './domain/engine.js';
 import { I2iEditingService } from './domain/i2i-editing.js';
+import type { Transact } from './domain/job-queue.js';
 import { PhotoPlanner } from './domain/photo-plan.js';
 import { ProfileEditingService, stageStatus } from './domain/profile-editing.js';
 import { ProfilesService } from './domain/profiles.js';
@@ -19,17 +22,20 @@ import { ProjectsService, projectStatus } from './domain/projects.js';
 import { SkyTemplatesService } from './domain/sky-templates.js';
 import { SubmissionChecks } from './domain/submission.js';
 import { UploadsService } from './domain/uploads.js';
-import { BUILT_IN_STYLES, type DevelopSettings } from './imaging/settings.js';
+import { BUILT_IN_STYLES } from './imaging/settings.js';
 import { builtInSkyTemplates } from './imaging/sky/templates.js';
 import { ImagingPool } from './jobs/imaging-pool.js';
 import { MemoryBudget } from './jobs/memory-budget.js';
-import { JobQueue } from './jobs/queue.js';
-import type { BlobStore } from './domain/blob-store.js';
+import { DatabaseJobQueue } from './jobs/queue.js';
 import { LinkSigner } from './storage/link-signer.js';
 import { LocalBlobStore } from './storage/local-blob-store.js';
 import { S3BlobStore } from './storage/s3-blob-store.js';
 
-/** Everything a process of the service needs, built once from the config and passed down. */
+/**
+ * Everything a process of the service needs, built once from the config and passed down: the
+ * composition root, where the adapters (database, blob store, queue, imaging threads) are
+ * given to the domain as the ports it declares.
+ */
 export interface Services {
   config: Config;
   db: Db;
@@ -37,15 +43,15 @@ export interface Services {
   blobs: BlobStore;
   /** The embedded store, when blobs live under DATA_DIR: the /storage routes serve its links, signed by signer. */
   embeddedStorage: { blobs: LocalBlobStore; signer: LinkSigner } | null;
-  queue: JobQueue;
+  queue: DatabaseJobQueue;
   /** Emits 'work' when jobs were queued, so local runners start them without waiting for a poll. */
   workSignal: EventEmitter;
   /** The memory the imaging threads of both pools may take at once. */
   memory: MemoryBudget;
   /** Batch photo development, on as many threads as cores. */
-  imaging: ImagingPool;
+  imaging: ImagingEngine;
   /** Copilot's renders, on a thread of their own so that they never wait behind a batch. */
-  interactive: ImagingPool;
+  interactive: ImagingEngine;
   accounts: AccountsService;
   projects: ProjectsService;
   uploads: UploadsService;
@@ -65,7 +71,9 @@ export async function createServices(config: Config): Promise<Services> {
   const s3 = config.s3 ? new S3BlobStore({ ...config.s3, linkTtlSeconds: config.linkTtlSeconds }) : null;
   const embeddedStorage = s3 ? null : await embeddedStore(config, repos);
   const blobs: BlobStore = s3 ?? embeddedStorage!.blobs;
-  const queue = new JobQueue(db.kysely, db.engine);
+  const queue = new DatabaseJobQueue(db.kysely, db.engine);
+  const transact: Transact = (work) =>
+    db.kysely.transaction().execute((trx) => work({ repos: createRepos(trx), queue: { enqueue: (jobs) => queue.enqueue(jobs, trx) } }));
   const workSignal = new EventEmitter();
   const wake = () => workSignal.emit('work');
   // One budget for both pools: a Copilot render beside a batch does not take them past it.
@@ -77,17 +85,17 @@ export async function createServices(config: Config): Promise<Services> {
   const accounts = new AccountsService(repos);
   const projects = new ProjectsService(repos);
   const uploads = new UploadsService(repos, blobs);
-  const deliveries = new DeliveriesService(repos, blobs, queue, wake);
+  const deliveries = new DeliveriesService(repos, blobs, queue, imaging, wake);
   const profiles = new ProfilesService(repos);
-  const skyTemplates = new SkyTemplatesService(repos, blobs, (source) => imaging.skyPreview(source));
+  const skyTemplates = new SkyTemplatesService(repos, blobs, imaging);
   await profiles.ensureBuiltIns(Object.entries(BUILT_IN_STYLES).map(([key, style]) => ({ key, name: style.name, style })));
   await skyTemplates.ensureBuiltIns(builtInSkyTemplates());
 
   const batches = new BatchService({
-    db: db.kysely,
     repos,
     blobs,
     queue,
+    transact,
     accounts,
     deliveries,
     callbackAllowPrivate: config.callbackAllowPrivate,
@@ -115,20 +123,17 @@ export async function createServices(config: Config): Promise<Services> {
     batches,
     profiles,
     skyTemplates,
-    i2iEditing: new I2iEditingService(checks, batches, planner, skyTemplates, (frames, options, sky) => imaging.developI2i(frames, options, sky)),
-    profileEditing: new ProfileEditingService({ repos, blobs, checks, batches, planner, profiles, skyTemplates, developer: imaging }),
+    i2iEditing: new I2iEditingService(checks, batches, planner, skyTemplates, imaging),
+    profileEditing: new ProfileEditingService({ repos, blobs, checks, batches, planner, profiles, skyTemplates, engine: imaging }),
     copilot: new CopilotService({
       repos,
       blobs,
       deliveries,
-      projects,
       planner,
       skyTemplates,
-      developer: interactive,
-      interpret: async (instruction, settings) => {
-        const context = { settings: settings as DevelopSettings };
-        return config.copilotModel ? interpretWithModel(instruction, context, config.copilotModel) : interpretInstruction(instruction, context);
-      },
+      engine: interactive,
+      interpret: async (instruction, settings) =>
+        config.copilotModel ? interpretWithModel(instruction, { settings }, config.copilotModel) : interpretInstruction(instruction, { settings }),
       tools: aiTools(),
       toolDelta,
     }),

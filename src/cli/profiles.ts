@@ -1,7 +1,6 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import type { ImageType } from '../db/schema.js';
 import { NotFound } from '../domain/errors.js';
-import { PROFILE_TYPES } from '../domain/profiles.js';
+import { IMAGE_TYPES, PROFILE_TYPES } from '../domain/profiles.js';
 import { print, withServices } from './context.js';
 import { styleFromExamples, styleFromSidecars } from './profile-sources.js';
 
@@ -13,7 +12,8 @@ interface CreateOptions {
   imageType?: string;
 }
 
-const BOTH: ImageType[] = ['RAW', 'JPG'];
+type ImageType = (typeof IMAGE_TYPES)[number];
+const BOTH = [...IMAGE_TYPES];
 
 /** The style, the image types to make profiles for, and the profile type, from sidecars or from examples. */
 async function profileStyle(opts: CreateOptions, type: ImageType | 'BOTH' | undefined) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrations.js';
@@ -11,6 +11,8 @@ export type Engine = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   engine: Engine;
+  /** A round trip to the database; throws when it is unreachable. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,7 +52,7 @@ export async function openDatabase(options: DbOptions): Promise<Db> {
     await kysely.destroy();
     throw err;
   }
-  return { kysely, engine, close: () => kysely.destroy() };
+  return { kysely, engine, ping: async () => void (await sql`select 1`.execute(kysely)), close: () => kysely.destroy() };
 }
 
 /** True when err is a unique-constraint violation, on either engine. */

@@ -5,6 +5,8 @@ import type { Account } from '../db/schema.js';
 import { nowIso } from './clock.js';
 import { InvalidRequest, NotFound, Unauthenticated } from './errors.js';
 
+export type { Account };
+
 export const DEMO_ACCOUNT = 'demo';
 
 /** Keys are 32 random bytes; only their SHA-256 is stored, so a leaked database leaks no key. */

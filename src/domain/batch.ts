@@ -1,14 +1,16 @@
-import type { Kysely } from 'kysely';
-import { createRepos, type Repos } from '../db/repos/index.js';
+import type { Repos } from '../db/repos/index.js';
 import type { StageColumn } from '../db/repos/projects.js';
-import type { Database, NewOutput, Output, OutputKind, Project, ProjectState } from '../db/schema.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { NewOutput, Output, OutputKind, Project, ProjectState } from '../db/schema.js';
 import type { BlobStore } from './blob-store.js';
 import type { AccountsService } from './accounts.js';
 import { deliverCallback } from './callbacks.js';
 import { nowIso } from './clock.js';
 import type { DeliveriesService } from './deliveries.js';
+import { DevelopError, type DevelopedOutput } from './engine.js';
 import { UnprocessablePhoto } from './errors.js';
+import type { JobQueue, NewJob, Transact } from './job-queue.js';
+import { jobPayloads } from './records/job-payloads.js';
+import { developSettingsRecord, outputSources, sourcesOf } from './records/outputs.js';
 import { storageKeys } from './storage-keys.js';
 
 /** A batch step over a project's photos: Smart Editing, or the profile flow's edit, export and post-editing. */
@@ -20,23 +22,6 @@ export interface PlannedOutput {
   /** Source photo names (several for an HDR group), or the name of the earlier stage's output. */
   sources: string[];
 }
-
-/** What developing one output gives. */
-export interface DevelopedOutput {
-  bytes: Buffer;
-  /** A JPEG for thumbnail links; none for files that are not images of their own. */
-  thumbnail: Buffer | null;
-  /** The DevelopSettings it was made with, kept for later stages and Copilot. */
-  settings?: unknown;
-  /** A second file delivered with it: a merged HDR image beside its XMP. */
-  companion?: { fileName: string; bytes: Buffer };
-}
-
-/**
- * What a stage's developer throws when the engine could not develop the photo (corrupt,
- * unsupported): the photo's fault, unlike storage or database trouble on the way.
- */
-export class DevelopError extends Error {}
 
 export interface Stage {
   name: StageName;
@@ -60,11 +45,26 @@ export const CALLBACK_ATTEMPTS = 6;
  */
 export const RENDER_ATTEMPTS = 5;
 
+/** The jobs that plan, render and call back a stage. */
+const planJob = (stage: StageName, projectId: number, at: string): NewJob => {
+  const { plan } = jobKinds(stage);
+  return { kind: plan, key: `${plan}:${projectId}:${at}`, payload: jobPayloads.project.encode({ projectId }) };
+};
+const renderJob = (stage: StageName, outputId: number): NewJob => {
+  const { render } = jobKinds(stage);
+  return { kind: render, key: `${render}:${outputId}`, payload: jobPayloads.output.encode({ outputId }), maxAttempts: RENDER_ATTEMPTS };
+};
+const callbackJob = (stage: StageName, projectId: number, finishedAt: string): NewJob => {
+  const { callback } = jobKinds(stage);
+  return { kind: callback, key: `${callback}:${projectId}:${finishedAt}`, payload: jobPayloads.callback.encode({ projectId, finishedAt }), maxAttempts: CALLBACK_ATTEMPTS };
+};
+
 export interface BatchDeps {
-  db: Kysely<Database>;
   repos: Repos;
   blobs: BlobStore;
   queue: JobQueue;
+  /** Runs work in one database transaction: a stage's state and the jobs it queues are written together. */
+  transact: Transact;
   accounts: AccountsService;
   deliveries: DeliveriesService;
   callbackAllowPrivate: boolean;
@@ -104,15 +104,13 @@ export class BatchService {
    */
   async start(project: Project, name: StageName, from: (ProjectState | null)[], changes: Partial<Project> = {}): Promise<boolean> {
     const stage = this.stage(name);
-    const kinds = jobKinds(name);
     const now = nowIso();
-    const started = await this.deps.db.transaction().execute(async (trx) => {
-      const repos = createRepos(trx);
+    const started = await this.deps.transact(async ({ repos, queue }) => {
       const won = await repos.projects.transitionStage(project.id, stage.column, from, 'queued', { ...changes, updated_at: now });
       if (!won) return false;
       // A stage run again (post-editing with other options) starts from no outputs.
       await repos.outputs.deleteAll(project.id, stage.kind);
-      await this.deps.queue.enqueue([{ kind: kinds.plan, key: `${kinds.plan}:${project.id}:${now}`, payload: { projectId: project.id } }], trx);
+      await queue.enqueue([planJob(name, project.id, now)]);
       return true;
     });
     if (started) this.deps.wake();
@@ -131,7 +129,7 @@ export class BatchService {
         project_id: project.id,
         kind: stage.kind,
         file_name: p.fileName,
-        sources: JSON.stringify(p.sources),
+        sources: outputSources.encode(p.sources),
         state: 'pending',
         error: null,
         settings: null,
@@ -143,8 +141,7 @@ export class BatchService {
       })),
     );
     const outputs = await repos.outputs.list(project.id, stage.kind);
-    const { render } = jobKinds(name);
-    await queue.enqueue(outputs.map((o) => ({ kind: render, key: `${render}:${o.id}`, payload: { outputId: o.id }, maxAttempts: RENDER_ATTEMPTS })));
+    await queue.enqueue(outputs.map((o) => renderJob(name, o.id)));
     if (outputs.length === 0) await this.settle(stage, project.id);
     this.deps.wake();
   }
@@ -164,7 +161,7 @@ export class BatchService {
     await repos.projects.transitionStage(project.id, stage.column, ['queued'], 'in_progress', { updated_at: nowIso() });
     const developed = await stage.develop(project, output).catch((err: unknown) => {
       // What the engine refuses is the photo's fault; storage and database trouble is thrown on, to be retried.
-      if (err instanceof DevelopError) throw new UnprocessablePhoto(`${JSON.parse(output.sources).join(', ')}: ${err.message}`);
+      if (err instanceof DevelopError) throw new UnprocessablePhoto(`${sourcesOf(output).join(', ')}: ${err.message}`);
       throw err;
     });
     const key = storageKeys.output(project.uuid, stage.kind, output.file_name);
@@ -174,7 +171,7 @@ export class BatchService {
     await repos.outputs.update(output.id, {
       state: 'done',
       error: null,
-      settings: developed.settings === undefined ? null : JSON.stringify(developed.settings),
+      settings: developed.settings === undefined ? null : developSettingsRecord.encode(developed.settings),
       thumbnail_of: developed.thumbnail ? ((await blobs.head(key))?.etag ?? null) : null,
       companion: developed.companion?.fileName ?? null,
       updated_at: nowIso(),
@@ -210,13 +207,11 @@ export class BatchService {
   private async end(stage: Stage, projectId: number, state: 'completed' | 'failed', changes: Partial<Project>): Promise<void> {
     const now = nowIso();
     const finished = stage.column === 'state' ? { finished_at: now } : {};
-    const notified = await this.deps.db.transaction().execute(async (trx) => {
-      const repos = createRepos(trx);
+    const notified = await this.deps.transact(async ({ repos, queue }) => {
       if (!(await repos.projects.transitionStage(projectId, stage.column, ['queued', 'in_progress'], state, { ...changes, ...finished, updated_at: now }))) return false;
       const project = await repos.projects.byId(projectId);
       if (!stage.notifies || !project?.callback_url) return false;
-      const { callback } = jobKinds(stage.name);
-      await this.deps.queue.enqueue([{ kind: callback, key: `${callback}:${projectId}:${now}`, payload: { projectId, finishedAt: now }, maxAttempts: CALLBACK_ATTEMPTS }], trx);
+      await queue.enqueue([callbackJob(stage.name, projectId, now)]);
       return true;
     });
     if (notified) this.deps.wake();
@@ -236,7 +231,7 @@ export class BatchService {
       status: this.deps.statusOf(project, stage.name),
       number_of_images: done.length,
       files: await this.deps.deliveries.downloadLinks(project, stage.kind),
-      failed_files: outputs.filter((o) => o.state === 'failed').map((o) => ({ file_name: o.file_name, sources: JSON.parse(o.sources), error: o.error })),
+      failed_files: outputs.filter((o) => o.state === 'failed').map((o) => ({ file_name: o.file_name, sources: sourcesOf(o), error: o.error })),
       finished_at: finishedAt,
     });
     await deliverCallback({

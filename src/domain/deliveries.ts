@@ -1,11 +1,14 @@
 import type { Repos } from '../db/repos/index.js';
 import type { Output, OutputKind, Project } from '../db/schema.js';
-import type { JobQueue } from '../jobs/queue.js';
 import type { BlobStore } from './blob-store.js';
 import { clientWriteRefusal } from './client-writes.js';
 import { nowIso } from './clock.js';
+import type { ImagingEngine } from './engine.js';
 import { InvalidRequest, NotFound } from './errors.js';
 import { assertPlainFileName, photoKind } from './file-types.js';
+import type { JobQueue } from './job-queue.js';
+import { jobPayloads } from './records/job-payloads.js';
+import { outputSources, sourcesOf } from './records/outputs.js';
 import { storageKeys } from './storage-keys.js';
 
 export interface DownloadEntry {
@@ -23,7 +26,7 @@ export interface ThumbnailEntry {
 export const THUMBNAIL_JOB = 'outputs.thumbnail';
 
 /** Outputs put by the client through an upload link have no sources. */
-const clientPut = (output: Output) => output.sources === '[]';
+const clientPut = (output: Output) => sourcesOf(output).length === 0;
 
 /** The files a project delivers, their presigned links, and their replacement by the client. */
 export class DeliveriesService {
@@ -31,6 +34,8 @@ export class DeliveriesService {
     private readonly repos: Repos,
     private readonly blobs: BlobStore,
     private readonly queue: JobQueue,
+    /** Makes thumbnails. */
+    private readonly engine: Pick<ImagingEngine, 'thumbnail'>,
     private readonly wake: () => void,
   ) {}
 
@@ -79,7 +84,9 @@ export class DeliveriesService {
     );
     if (stale.length > 0) {
       // The key names the replaced version: one thumbnail job per version, however often the list is read.
-      await this.queue.enqueue(stale.map(({ output, etag }) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${output.id}:${etag}`, payload: { outputId: output.id } })));
+      await this.queue.enqueue(
+        stale.map(({ output, etag }) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${output.id}:${etag}`, payload: jobPayloads.output.encode({ outputId: output.id }) })),
+      );
       this.wake();
     }
     return entries;
@@ -106,20 +113,20 @@ export class DeliveriesService {
     if (photoKind(fileName) !== 'JPEG') throw new InvalidRequest(`file ${fileName} is not supported. supported files types are jpg, jpeg`);
     const now = nowIso();
     await this.repos.outputs.insertMissing([
-      { project_id: project.id, kind, file_name: fileName, sources: '[]', state: 'done', error: null, settings: null, thumbnail_of: null, companion: null, rotate: 0, created_at: now, updated_at: now },
+      { project_id: project.id, kind, file_name: fileName, sources: outputSources.encode([]), state: 'done', error: null, settings: null, thumbnail_of: null, companion: null, rotate: 0, created_at: now, updated_at: now },
     ]);
     return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.output(project.uuid, kind, fileName)) };
   }
 
   /** Remakes an output's thumbnail from its current bytes. */
-  async refreshThumbnail(outputId: number, makeThumbnail: (output: { fileName: string; bytes: Buffer }) => Promise<Buffer>): Promise<void> {
+  async refreshThumbnail(outputId: number): Promise<void> {
     const output = await this.repos.outputs.byId(outputId);
     const project = output && (await this.repos.projects.byId(output.project_id));
     if (!output || !project) return;
     const key = storageKeys.output(project.uuid, output.kind, output.file_name);
     const before = await this.blobs.head(key);
     if (!before || before.etag === output.thumbnail_of) return;
-    await this.blobs.write(storageKeys.thumbnail(project.uuid, output.kind, output.file_name), await makeThumbnail({ fileName: output.file_name, bytes: await this.blobs.read(key) }));
+    await this.blobs.write(storageKeys.thumbnail(project.uuid, output.kind, output.file_name), await this.engine.thumbnail({ fileName: output.file_name, bytes: await this.blobs.read(key) }));
     await this.repos.outputs.update(output.id, { thumbnail_of: before.etag, updated_at: nowIso() });
   }
 }

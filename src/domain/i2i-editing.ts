@@ -1,17 +1,12 @@
-import type { Account, Output, Project } from '../db/schema.js';
-import type { BatchService, DevelopedOutput, Stage } from './batch.js';
+import type { Account, Project } from '../db/schema.js';
+import type { BatchService, Stage } from './batch.js';
 import { nowIso } from './clock.js';
-import type { PhotoPlanner, SourceFrame } from './photo-plan.js';
-import type { SkySource, SkyTemplatesService } from './sky-templates.js';
+import type { ImagingEngine } from './engine.js';
+import type { PhotoPlanner } from './photo-plan.js';
+import { editOptionsRecords, type I2iEditOptions } from './records/edit-options.js';
+import { sourcesOf } from './records/outputs.js';
+import type { SkyTemplatesService } from './sky-templates.js';
 import type { SubmissionChecks } from './submission.js';
-
-/** The options of a Smart Editing edit request (reference §2.4); all off by default. */
-export interface I2iEditOptions {
-  hdr_merge: boolean;
-  perspective_correction: boolean;
-  sky_replacement: boolean;
-  sky_replacement_template_id: number | null;
-}
 
 export interface I2iEditRequest extends I2iEditOptions {
   callback_url: string | null;
@@ -23,8 +18,7 @@ export const EDIT_ACCEPTED_MESSAGE = 'The project was submitted for editing.';
 export const enabledTools = (options: I2iEditOptions): string[] =>
   (['hdr_merge', 'perspective_correction', 'sky_replacement'] as const).filter((tool) => options[tool]);
 
-/** The engine's part of Smart Editing: develop frames (merged when several) into a finished JPEG. */
-export type DevelopI2i = (frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null) => Promise<DevelopedOutput>;
+const optionsOf = (project: Project): I2iEditOptions => editOptionsRecords.i2i.decode(project.options, `project ${project.id}`);
 
 /** Smart Editing: the edit request, and its stage of one JPEG per photo or HDR group. */
 export class I2iEditingService {
@@ -33,18 +27,18 @@ export class I2iEditingService {
     private readonly batches: BatchService,
     private readonly planner: PhotoPlanner,
     private readonly skyTemplates: SkyTemplatesService,
-    develop: DevelopI2i,
+    engine: Pick<ImagingEngine, 'developI2i'>,
   ) {
     const stage: Stage = {
       name: 'i2i',
       kind: 'i2i',
       column: 'state',
       notifies: true,
-      plan: (project: Project) => this.planner.plan(project, { hdr: optionsOf(project).hdr_merge, extension: '.jpg' }),
-      develop: async (project: Project, output: Output) => {
+      plan: (project) => this.planner.plan(project, { hdr: optionsOf(project).hdr_merge, extension: '.jpg' }),
+      develop: async (project, output) => {
         const options = optionsOf(project);
         const sky = options.sky_replacement && options.sky_replacement_template_id !== null ? await this.skyTemplates.source(options.sky_replacement_template_id) : null;
-        return develop(await this.planner.frames(project, JSON.parse(output.sources) as string[]), options, sky);
+        return engine.developI2i(await this.planner.frames(project, sourcesOf(output)), options, sky);
       },
     };
     batches.register(stage);
@@ -60,16 +54,12 @@ export class I2iEditingService {
     await this.checks.callbackUrl(callback_url);
     await this.checks.trialCap(account, photos.length);
     const started = await this.batches.start(project, 'i2i', ['created'], {
-      options: JSON.stringify(options),
-      ai_tools: JSON.stringify(enabledTools(options)),
+      options: editOptionsRecords.i2i.encode(options),
+      ai_tools: editOptionsRecords.aiTools.encode(enabledTools(options)),
       callback_url,
       submitted_at: nowIso(),
     });
     if (started) await this.checks.closeUploads(project);
     return EDIT_ACCEPTED_MESSAGE;
   }
-}
-
-function optionsOf(project: Project): I2iEditOptions {
-  return JSON.parse(project.options) as I2iEditOptions;
 }

@@ -1,23 +1,14 @@
 import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
 import type { Output, Project } from '../db/schema.js';
-import { type BracketCandidate, groupBrackets, middleFrame } from '../imaging/hdr/index.js';
+import { groupBrackets, middleFrame } from '../imaging/hdr/index.js';
 import type { BlobStore } from './blob-store.js';
 import type { PlannedOutput } from './batch.js';
+import type { FrameInfo, ImagingEngine, SourceFrame } from './engine.js';
 import { parseHdrGroups, parseOrientations, type Rotation } from './manifests.js';
+import { sourcesOf } from './records/outputs.js';
 import { storageKeys } from './storage-keys.js';
 import type { UploadsService } from './uploads.js';
-
-/** A photo and its metadata, for bracket grouping. */
-export type FrameInfo = BracketCandidate;
-
-/** A source photo as the imaging threads receive it. */
-export interface SourceFrame {
-  fileName: string;
-  bytes: Buffer;
-  /** Clockwise degrees from the orientations file, after the photo's own EXIF orientation. */
-  rotate: Rotation;
-}
 
 /** `IMG_1.CR2` → `IMG_1.jpg`; a name already taken gets ` (2)`, ` (3)`... */
 export function outputName(source: string, extension: string, taken: Set<string>): string {
@@ -33,7 +24,7 @@ export interface PhotoPlanDeps {
   blobs: BlobStore;
   uploads: UploadsService;
   /** Reads a photo's metadata (off the API's thread). */
-  frameInfo(bytes: Buffer, fileName: string): Promise<FrameInfo>;
+  frameInfo: ImagingEngine['frameInfo'];
 }
 
 /** Turns a project's photos into outputs, and loads an output's source frames. */
@@ -70,11 +61,11 @@ export class PhotoPlanner {
    */
   async framesOf(project: Project, output: Output): Promise<SourceFrame[]> {
     const turned = (frames: SourceFrame[]) => frames.map((f) => ({ ...f, rotate: ((f.rotate + output.rotate) % 360) as Rotation }));
-    const sources = JSON.parse(output.sources) as string[];
+    const sources = sourcesOf(output);
     if (output.kind !== 'export') return turned(await this.frames(project, sources));
     const edit = await this.deps.repos.outputs.byName(project.id, 'edit', sources[0]!);
     if (!edit) throw new Error(`export ${output.file_name} has no edit ${sources[0]}`);
-    if (!edit.companion) return turned(await this.frames(project, JSON.parse(edit.sources) as string[]));
+    if (!edit.companion) return turned(await this.frames(project, sourcesOf(edit)));
     return turned([{ fileName: edit.companion, bytes: await this.deps.blobs.read(storageKeys.output(project.uuid, 'edit', edit.companion)), rotate: 0 }]);
   }
 

@@ -1,41 +1,22 @@
 import path from 'node:path';
 import type { Repos } from '../db/repos/index.js';
-import type { PostOptions } from '../imaging/post.js';
 import type { Account, Output, Profile, Project, ProjectState } from '../db/schema.js';
+import type { PostOptions } from '../imaging/post.js';
 import type { BlobStore } from './blob-store.js';
-import type { BatchService, DevelopedOutput, StageName } from './batch.js';
+import type { BatchService, StageName } from './batch.js';
 import { nowIso } from './clock.js';
+import type { DevelopedOutput, ImagingEngine, SkySource } from './engine.js';
 import { InvalidRequest } from './errors.js';
 import { photoKind } from './file-types.js';
-import type { PhotoPlanner, SourceFrame } from './photo-plan.js';
+import type { PhotoPlanner } from './photo-plan.js';
 import type { ProfilesService } from './profiles.js';
-import type { SkySource, SkyTemplatesService } from './sky-templates.js';
+import { editOptionsRecords, type ProfileEditOptions } from './records/edit-options.js';
+import { settingsOf, sourcesOf } from './records/outputs.js';
+import { fullStyle, styleRecord } from './records/profiles.js';
+import { CorruptRecord } from './records/stored-record.js';
+import type { SkyTemplatesService } from './sky-templates.js';
 import { storageKeys } from './storage-keys.js';
 import type { SubmissionChecks } from './submission.js';
-
-export const PHOTOGRAPHY_TYPES = [
-  'NO_TYPE', 'OTHER', 'PORTRAITS', 'WEDDING', 'REAL_ESTATE', 'LANDSCAPE_NATURE', 'EVENTS', 'FAMILY_NEWBORN', 'BOUDOIR', 'SPORTS', 'SCHOOL',
-] as const;
-export type PhotographyType = (typeof PHOTOGRAPHY_TYPES)[number];
-export const CROP_ASPECT_RATIOS = ['2X3', '4X5', '5X7'] as const;
-
-/** The options of a profile-based edit (reference §4.1, N1). */
-export interface ProfileEditOptions {
-  photography_type: PhotographyType | null;
-  crop: boolean;
-  straighten: boolean;
-  hdr_merge: boolean;
-  portrait_crop: boolean;
-  headshot_crop: boolean;
-  smooth_skin: boolean;
-  subject_mask: boolean;
-  perspective_correction: boolean;
-  sky_replacement: boolean;
-  sky_replacement_template_id: number | null;
-  window_pull: boolean;
-  crop_aspect_ratio: (typeof CROP_ASPECT_RATIOS)[number] | null;
-  hdr_output_compression: 'LOSSY' | 'LOSSLESS';
-}
 
 export interface ProfileEditRequest extends ProfileEditOptions {
   profile_key: number;
@@ -47,16 +28,6 @@ export const ACCEPTED = {
   export: 'The project was submitted for export.',
   post: 'The project was submitted for post-editing.',
 } as const;
-
-/** The engine's parts of the profile flow, run on the imaging threads. */
-export interface ProfileDeveloper {
-  /** Estimates settings (biased by the profile's style) and writes them as an XMP sidecar, with a rendered preview. */
-  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: unknown; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput>;
-  /** Renders settings at full resolution to a JPEG. */
-  export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput>;
-  /** Resizes, watermarks, converts an exported JPEG. */
-  post(source: { fileName: string; bytes: Buffer }, options: PostOptions): Promise<DevelopedOutput>;
-}
 
 /** The status vocabulary of the profile flow's status endpoints and project items. */
 export type StageStatus = 'Pending' | 'Processing' | 'Completed' | 'Failed';
@@ -90,7 +61,7 @@ export class ProfileEditingService {
       planner: PhotoPlanner;
       profiles: ProfilesService;
       skyTemplates: SkyTemplatesService;
-      developer: ProfileDeveloper;
+      engine: Pick<ImagingEngine, 'edit' | 'export' | 'post'>;
     },
   ) {
     const { batches } = deps;
@@ -121,8 +92,8 @@ export class ProfileEditingService {
     await checks.trialCap(account, photos.length);
     const started = await this.deps.batches.start(project, 'edit', ['created'], {
       profile_id: profile.id,
-      options: JSON.stringify(options),
-      ai_tools: JSON.stringify(enabledOptions(options)),
+      options: editOptionsRecords.profile.encode(options),
+      ai_tools: editOptionsRecords.aiTools.encode(enabledOptions(options)),
       callback_url,
       submitted_at: nowIso(),
     });
@@ -145,7 +116,7 @@ export class ProfileEditingService {
   /** Post-editing needs a completed export; a new request with other options replaces the previous results. */
   async submitPost(project: Project, options: PostOptions): Promise<string> {
     if (project.export_state !== 'completed') throw new InvalidRequest('The project has not been exported yet: post-editing works on the exported images.');
-    const started = await this.deps.batches.start(project, 'post', [null, 'completed', 'failed'], { post_options: JSON.stringify(options) });
+    const started = await this.deps.batches.start(project, 'post', [null, 'completed', 'failed'], { post_options: editOptionsRecords.post.encode(options) });
     if (!started) throw new InvalidRequest('Post-editing of this project is already under way.');
     return ACCEPTED.post;
   }
@@ -172,11 +143,10 @@ export class ProfileEditingService {
   private async developEdit(project: Project, output: Output): Promise<DevelopedOutput> {
     const options = editOptionsOf(project);
     const profile = await this.profileOf(project);
-    const sources = JSON.parse(output.sources) as string[];
     const base = path.parse(output.file_name).name;
-    return this.deps.developer.edit(await this.deps.planner.frames(project, sources), {
+    return this.deps.engine.edit(await this.deps.planner.frames(project, sourcesOf(output)), {
       options,
-      style: JSON.parse(profile.style),
+      style: fullStyle(styleRecord.decode(profile.style, `profile ${profile.id}`)),
       sky: await this.sky(options),
       mergedName: `${base}${options.hdr_output_compression === 'LOSSLESS' ? '.tif' : '.jpg'}`,
     });
@@ -187,16 +157,17 @@ export class ProfileEditingService {
    * group, so the JPEG is what Lightroom would make of the photo with the XMP.
    */
   private async developExport(project: Project, output: Output): Promise<DevelopedOutput> {
-    const [editName] = JSON.parse(output.sources) as string[];
+    const [editName] = sourcesOf(output);
     const edit = (await this.deps.repos.outputs.byName(project.id, 'edit', editName!))!;
-    const frames = await this.deps.planner.framesOf(project, output);
-    return this.deps.developer.export(frames, { settings: JSON.parse(edit.settings!), sky: await this.sky(editOptionsOf(project)) });
+    const settings = settingsOf(edit);
+    if (!settings) throw new CorruptRecord(`Edit output ${edit.id} has no develop settings to export.`);
+    return this.deps.engine.export(await this.deps.planner.framesOf(project, output), { settings, sky: await this.sky(editOptionsOf(project)) });
   }
 
   private async developPost(project: Project, output: Output): Promise<DevelopedOutput> {
-    const [exported] = JSON.parse(output.sources) as string[];
+    const [exported] = sourcesOf(output);
     const bytes = await this.deps.blobs.read(storageKeys.output(project.uuid, 'export', exported!));
-    return this.deps.developer.post({ fileName: exported!, bytes }, postOptionsOf(project));
+    return this.deps.engine.post({ fileName: exported!, bytes }, postOptionsOf(project));
   }
 
   /** `{status, progress, details}` of a stage, for the status endpoints. */
@@ -210,11 +181,11 @@ export class ProfileEditingService {
 }
 
 function editOptionsOf(project: Project): ProfileEditOptions {
-  return JSON.parse(project.options) as ProfileEditOptions;
+  return editOptionsRecords.profile.decode(project.options, `project ${project.id}`);
 }
 
 function postOptionsOf(project: Project): PostOptions {
-  return JSON.parse(project.post_options!) as PostOptions;
+  return editOptionsRecords.post.decode(project.post_options!, `project ${project.id}`);
 }
 
 const TOOL_OPTIONS = [

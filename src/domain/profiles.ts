@@ -2,14 +2,14 @@ import type { Repos } from '../db/repos/index.js';
 import type { Account, ImageType, Profile } from '../db/schema.js';
 import { nowIso } from './clock.js';
 import { InvalidRequest, NotFound } from './errors.js';
+import { type StoredStyle, styleRecord } from './records/profiles.js';
 
 /** A named style every account has, for RAW and for JPEG photos. */
 export interface BuiltInStyle {
   /** Stable identifier, e.g. "natural". */
   key: string;
   name: string;
-  /** The imaging Style, kept as JSON. */
-  style: unknown;
+  style: StoredStyle;
 }
 
 export const PROFILE_TYPES = {
@@ -29,7 +29,8 @@ export function profileRecord(profile: Profile): ProfileRecord {
   return { profile_key: profile.id, profile_name: profile.name, profile_type: profile.profile_type, image_type: profile.image_type };
 }
 
-const IMAGE_TYPES: ImageType[] = ['RAW', 'JPG'];
+/** The kinds of photo a profile is made for. */
+export const IMAGE_TYPES: readonly ImageType[] = ['RAW', 'JPG'];
 
 /** Editing profiles: named styles that bias the automatic edit (reference §4.1). */
 export class ProfilesService {
@@ -46,7 +47,7 @@ export class ProfilesService {
           name: s.name,
           profile_type: PROFILE_TYPES.builtIn,
           image_type: imageType,
-          style: JSON.stringify(s.style),
+          style: styleRecord.encode(s.style),
           created_at: now,
         })),
       ),
@@ -64,7 +65,7 @@ export class ProfilesService {
     return profile;
   }
 
-  async create(accountName: string, profile: { name: string; type: string; imageType: ImageType; style: unknown }): Promise<Profile> {
+  async create(accountName: string, profile: { name: string; type: string; imageType: ImageType; style: StoredStyle }): Promise<Profile> {
     const account = await this.repos.accounts.byName(accountName);
     if (!account) throw new NotFound(`No account named "${accountName}".`);
     if (!IMAGE_TYPES.includes(profile.imageType)) throw new InvalidRequest(`The image type must be RAW or JPG, got ${profile.imageType}.`);
@@ -74,7 +75,7 @@ export class ProfilesService {
       name: profile.name,
       profile_type: profile.type,
       image_type: profile.imageType,
-      style: JSON.stringify(profile.style),
+      style: styleRecord.encode(profile.style),
       created_at: nowIso(),
     });
   }

@@ -5,6 +5,10 @@ import type { ProjectOrder } from '../db/repos/projects.js';
 import type { Account, Project, ProjectFlow, ProjectState } from '../db/schema.js';
 import { nowIso } from './clock.js';
 import { Forbidden, InvalidRequest, NotFound } from './errors.js';
+import { stageStatus } from './profile-editing.js';
+import { editOptionsRecords } from './records/edit-options.js';
+
+export type { Project, ProjectFlow };
 
 /** Project status as the API shows it (reference §3). */
 export type ProjectStatus = 'Pending' | 'In Progress' | 'Completed' | 'Failed';
@@ -19,6 +23,40 @@ const STATUS_OF_STATE: Record<ProjectState, ProjectStatus> = {
 
 export function projectStatus(state: ProjectState): ProjectStatus {
   return STATUS_OF_STATE[state];
+}
+
+/** What a client sees of a project (reference §2.1), in the domain's terms; http/presenters.ts writes it in the reference's. */
+export interface ProjectView {
+  id: number;
+  uuid: string;
+  name: string;
+  /** Smart Editing: the project status; profile flow: the edit's, in the vocabulary of its status endpoint. */
+  status: string;
+  createdAt: string;
+  numberOfImages: number;
+  /** The profile of the edit; null before it and for Smart Editing. */
+  profileKey: number | null;
+  /** The options the edit turned on. */
+  aiTools: string[];
+  accountId: number;
+  /** Profile flow: the export's status, null until requested; always null for Smart Editing. */
+  exportStatus: string | null;
+}
+
+export function projectView(project: Project): ProjectView {
+  const i2i = project.flow === 'i2i';
+  return {
+    id: project.id,
+    uuid: project.uuid,
+    name: project.name,
+    status: i2i ? projectStatus(project.state) : stageStatus(project.state),
+    createdAt: project.created_at,
+    numberOfImages: project.number_of_images,
+    profileKey: project.profile_id,
+    aiTools: editOptionsRecords.aiTools.decode(project.ai_tools, `project ${project.id}`),
+    accountId: project.account_id,
+    exportStatus: i2i || project.export_state === null ? null : stageStatus(project.export_state),
+  };
 }
 
 /** The list filter `status`; `processing` is everything not yet finished. */
@@ -73,7 +111,8 @@ export class ProjectsService {
           state: 'created',
           is_archived: 0,
           number_of_images: 0,
-          ai_tools: '[]',
+          ai_tools: editOptionsRecords.aiTools.encode([]),
+          // Until the edit request: no options to read.
           options: '{}',
           callback_url: null,
           submitted_at: null,

@@ -3,6 +3,7 @@ import type { Repos } from '../db/repos/index.js';
 import type { SkyTemplate } from '../db/schema.js';
 import type { BlobStore } from './blob-store.js';
 import { nowIso } from './clock.js';
+import type { ImagingEngine, SkySource } from './engine.js';
 import { InvalidRequest, NotFound } from './errors.js';
 
 /** A template the imaging library makes itself (procedural skies). */
@@ -11,12 +12,6 @@ export interface BuiltInSkyTemplate {
   name: string;
   isDefault: boolean;
 }
-
-/**
- * What the renderer needs to paint a template: built-ins (ids 1..) it makes itself; an
- * operator's template (ids from 100) comes as its image.
- */
-export type SkySource = { builtinId: number } | { id: number; image: Buffer };
 
 export interface SkyTemplateEntry {
   id: number;
@@ -36,8 +31,8 @@ export class SkyTemplatesService {
   constructor(
     private readonly repos: Repos,
     private readonly blobs: BlobStore,
-    /** Renders a small JPEG preview of a template. */
-    private readonly makePreview: (source: SkySource) => Promise<Buffer>,
+    /** Renders the templates' previews. */
+    private readonly engine: Pick<ImagingEngine, 'skyPreview'>,
   ) {}
 
   async ensureBuiltIns(templates: BuiltInSkyTemplate[]): Promise<void> {
@@ -70,7 +65,7 @@ export class SkyTemplatesService {
     const templates = await this.repos.skyTemplates.list();
     return Promise.all(
       templates.map(async (t) => {
-        if (!(await this.blobs.head(previewKey(t.id)))) await this.blobs.write(previewKey(t.id), await this.makePreview(await this.source(t.id)));
+        if (!(await this.blobs.head(previewKey(t.id)))) await this.blobs.write(previewKey(t.id), await this.engine.skyPreview(await this.source(t.id)));
         return { id: t.id, name: t.name, is_default: t.is_default === 1, preview_link: await this.blobs.presignGet(previewKey(t.id)) };
       }),
     );
@@ -79,7 +74,7 @@ export class SkyTemplatesService {
   /** Adds an operator's sky photo as a template. */
   async add(name: string, image: Buffer, makeDefault: boolean): Promise<SkyTemplate> {
     // Rendering its preview proves the image usable before anything is stored.
-    const preview = await this.makePreview({ id: CHECK_ID, image }).catch((err: Error) => {
+    const preview = await this.engine.skyPreview({ id: CHECK_ID, image }).catch((err: Error) => {
       throw new InvalidRequest(`The sky image cannot be used: ${err.message}`);
     });
     let template: SkyTemplate | undefined;

@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
 import { registerMetrics } from './metrics.js';
+import { registerProjectAccess } from './project-access.js';
 import { registerValidation } from './validation.js';
 import { copilotRoutes } from './routes/copilot.js';
 import { i2iEditingRoutes } from './routes/i2i-editing.js';
@@ -104,6 +105,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', authenticate(services.accounts));
+      registerProjectAccess(v1, services.projects);
       await v1.register(i2iProjectRoutes, { services });
       await v1.register(i2iUploadRoutes, { services });
       await v1.register(i2iEditingRoutes, { services });

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { AccountsService } from '../domain/accounts.js';
-import type { Account } from '../db/schema.js';
+import type { Account, AccountsService } from '../domain/accounts.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

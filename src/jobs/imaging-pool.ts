@@ -1,14 +1,11 @@
 import { Piscina } from 'piscina';
-import { DevelopError, type DevelopedOutput } from '../domain/batch.js';
-import { UnprocessablePhoto } from '../domain/errors.js';
-import type { CopilotDeveloper, VersionState } from '../domain/copilot/copilot.js';
 import type { CopilotDelta } from '../domain/copilot/instructions/index.js';
-import type { I2iEditOptions } from '../domain/i2i-editing.js';
-import type { FrameInfo, SourceFrame } from '../domain/photo-plan.js';
-import type { ProfileDeveloper, ProfileEditOptions } from '../domain/profile-editing.js';
+import { DevelopError, type DevelopedOutput, type FrameInfo, type ImagingEngine, type Photo, type SkySource, type SourceFrame, type VersionState } from '../domain/engine.js';
+import { UnprocessablePhoto } from '../domain/errors.js';
+import type { I2iEditOptions, ProfileEditOptions } from '../domain/records/edit-options.js';
 import { developMemory, readImageSize } from '../imaging/decode.js';
 import type { PostOptions } from '../imaging/post.js';
-import type { SkySource } from '../domain/sky-templates.js';
+import type { DevelopSettings, Style } from '../imaging/settings.js';
 import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
 import type { MemoryBudget } from './memory-budget.js';
 import { asBuffer, ownBytes } from './transfer.js';
@@ -16,7 +13,7 @@ import { asBuffer, ownBytes } from './transfer.js';
 interface DevelopedBytes {
   bytes: Uint8Array;
   thumbnail: Uint8Array | null;
-  settings?: unknown;
+  settings?: DevelopSettings;
   companion?: { fileName: string; bytes: Uint8Array };
 }
 
@@ -27,12 +24,6 @@ function developed(result: DevelopedBytes): DevelopedOutput {
     ...(result.settings === undefined ? {} : { settings: result.settings }),
     ...(result.companion ? { companion: { fileName: result.companion.fileName, bytes: asBuffer(result.companion.bytes) } } : {}),
   };
-}
-
-/** A photo as the pool receives it: its name, for messages, and its encoded bytes. */
-export interface Photo {
-  fileName: string;
-  bytes: Buffer;
 }
 
 /** What lets a photo onto the imaging threads. */
@@ -62,7 +53,7 @@ function megapixels(mp: number): string {
  * hold up the API's event loop. Input bytes are moved to the thread, not copied. A photo
  * goes to a thread once the memory its development takes is free in the shared budget.
  */
-export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
+export class ImagingPool implements ImagingEngine {
   private readonly pool: Piscina;
 
   constructor(
@@ -135,7 +126,7 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
     });
   }
 
-  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: unknown; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput> {
+  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: Style; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput> {
     return this.develop(frames, 'developEdit', () => {
       const f = this.frames(frames);
       const s = this.sky(job.sky);
@@ -143,7 +134,7 @@ export class ImagingPool implements ProfileDeveloper, CopilotDeveloper {
     });
   }
 
-  export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput> {
+  export(frames: SourceFrame[], job: { settings: DevelopSettings; sky: SkySource | null }): Promise<DevelopedOutput> {
     return this.develop(frames, 'exportPhoto', () => {
       const f = this.frames(frames);
       const s = this.sky(job.sky);

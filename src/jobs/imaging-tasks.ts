@@ -3,14 +3,12 @@
  * requests translated into the imaging library's terms. Input bytes arrive moved, not
  * copied; the results (encoded files) are copied back.
  */
-import { applyCopilotDelta, type CopilotDelta, detectorsNeeded } from '../domain/copilot/instructions/index.js';
-import type { I2iEditOptions } from '../domain/i2i-editing.js';
-import type { ProfileEditOptions } from '../domain/profile-editing.js';
+import { applyCopilotDeltaToPhoto, type CopilotDelta } from '../domain/copilot/instructions/index.js';
+import type { I2iEditOptions, ProfileEditOptions } from '../domain/records/edit-options.js';
 import { decodeImage } from '../imaging/decode.js';
 import { type Developed, developFinished, developSidecar, developWithSettings, type SourceFrame, sourceImage } from '../imaging/develop.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
 import type { EstimateOptions } from '../imaging/estimate.js';
-import { detectPerspective, detectStraighten } from '../imaging/geometry/index.js';
 import { readMetadata } from '../imaging/metadata.js';
 import { type PostOptions, postEdit as post } from '../imaging/post.js';
 import { render, type RenderContext } from '../imaging/render.js';
@@ -129,12 +127,7 @@ export async function copilotVersion(input: { source: Uint8Array; parent: { sett
   const source = asBuffer(input.source);
   const turned = async (degrees: number) => (await decodeImage(source, { rotate: (degrees % 360) as 0 | 90 | 180 | 270 })).image;
   let image = await turned(parent.rotate);
-  const needs = detectorsNeeded(delta);
-  const applied = applyCopilotDelta(parent.settings, delta, {
-    frame: { width: image.width, height: image.height },
-    ...(needs.includes('straighten') ? { straighten: detectStraighten(image) } : {}),
-    ...(needs.includes('perspective') ? { perspective: detectPerspective(image) } : {}),
-  });
+  const applied = applyCopilotDeltaToPhoto(parent.settings, delta, image);
   // Decoding the 16-bit working copy again, turned, is cheaper than turning the pixels here.
   if (applied.rotate !== 0) image = await turned(parent.rotate + applied.rotate);
   const rendered = await render(image, applied.settings, await skyContext(input.sky));

@@ -2,16 +2,7 @@ import os from 'node:os';
 import { type Kysely, sql } from 'kysely';
 import type { Engine } from '../db/connect.js';
 import type { Database, Job } from '../db/schema.js';
-
-export interface NewJob {
-  kind: string;
-  /** Enqueueing a key that exists already is a no-op: one job per key, ever. */
-  key: string;
-  payload: unknown;
-  maxAttempts?: number;
-  /** Earliest start; now when omitted. */
-  runAfter?: Date;
-}
+import type { JobQueue, NewJob } from '../domain/job-queue.js';
 
 const iso = (date: Date) => date.toISOString();
 
@@ -36,12 +27,13 @@ function pidAlive(pid: number): boolean {
  * `attempts` counts the failures a handler reported, not the takes: a job released from a
  * dead process has not failed, and trying it again costs it nothing.
  */
-export class JobQueue {
+export class DatabaseJobQueue implements JobQueue {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly engine: Engine,
   ) {}
 
+  /** Queues jobs; inside a transaction when `db` is one, so that they are kept only with what it writes. */
   async enqueue(jobs: NewJob[], db: Kysely<Database> = this.db): Promise<void> {
     if (jobs.length === 0) return;
     const now = iso(new Date());
@@ -51,7 +43,7 @@ export class JobQueue {
         jobs.map((j) => ({
           kind: j.kind,
           key: j.key,
-          payload: JSON.stringify(j.payload),
+          payload: j.payload,
           state: 'queued' as const,
           attempts: 0,
           max_attempts: j.maxAttempts ?? 3,

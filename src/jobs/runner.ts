@@ -1,15 +1,18 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Job } from '../db/schema.js';
-import type { JobQueue } from './queue.js';
+import type { StoredRecord } from '../domain/records/stored-record.js';
+import type { DatabaseJobQueue } from './queue.js';
 
 /** Thrown by a handler when trying again cannot help (a corrupt photo, a refused URL). */
 export class PermanentJobError extends Error {}
 
-export interface JobHandler {
-  run(payload: any, job: Job): Promise<void>;
+export interface JobHandler<P = unknown> {
+  /** The record this kind of job carries as its payload; a payload it cannot decode fails the job at once. */
+  payload: StoredRecord<P>;
+  run(payload: P, job: Job): Promise<void>;
   /** Called once when the job will not be tried again, so the work it stood for can be marked failed. */
-  giveUp?(payload: any, job: Job, error: string): Promise<void>;
+  giveUp?(payload: P, job: Job, error: string): Promise<void>;
   /** Seconds before attempt n+1 after attempt n failed. */
   retryDelaySeconds?(attempt: number): number;
 }
@@ -34,7 +37,7 @@ export class JobRunner {
   private readonly wakeup = new EventEmitter();
 
   constructor(
-    private readonly queue: JobQueue,
+    private readonly queue: DatabaseJobQueue,
     private readonly options: RunnerOptions,
   ) {}
 
@@ -94,10 +97,15 @@ export class JobRunner {
   private async execute(job: Job): Promise<void> {
     const { workerId, leaseSeconds, log } = this.options;
     const handler = this.options.handlers[job.kind]!;
-    const payload = JSON.parse(job.payload) as unknown;
     // Only failures count: a job taken over from a dead process starts this try with what it had.
     const attempt = job.attempts + 1;
+    let payload: unknown;
     try {
+      try {
+        payload = handler.payload.decode(job.payload, `job ${job.id} (${job.kind})`);
+      } catch (err) {
+        throw new PermanentJobError((err as Error).message);
+      }
       const beat = setInterval(() => {
         this.queue.heartbeat(job, workerId, leaseSeconds).catch((err: unknown) => log.warn({ err, job: job.id }, 'lease renewal failed'));
       }, (leaseSeconds * 1000) / 3);
@@ -113,7 +121,8 @@ export class JobRunner {
       try {
         if (err instanceof PermanentJobError || attempt >= job.max_attempts) {
           await this.queue.fail(job, workerId, message);
-          await handler.giveUp?.(payload, job, message);
+          // Without its payload, a job cannot say what work it stood for.
+          if (payload !== undefined) await handler.giveUp?.(payload, job, message);
         } else {
           await this.queue.retryLater(job, workerId, message, handler.retryDelaySeconds?.(attempt) ?? 5 * attempt);
         }

@@ -1,8 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { automaticSettings, developFinished, sourceImage } from '../../src/imaging/develop.js';
+import { decodeImage } from '../../src/imaging/decode.js';
+import { automaticSettings, developFinished, developWithSettings, sourceImage } from '../../src/imaging/develop.js';
+import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
+import { render } from '../../src/imaging/render.js';
+import { defaultSettings } from '../../src/imaging/settings.js';
+import type { Image16 } from '../../src/imaging/types.js';
 import { exposed, jpegOf, testScene } from '../support/photos.js';
-import { fromLinear, type Rgb } from '../support/scenes.js';
+import { chartScene, fromLinear, GREY_PATCH, meanChroma, meanLinear, patchBox, type Rgb } from '../support/scenes.js';
+import { keystonedStreet } from '../support/street.js';
+
+/** Mean absolute difference of two images of one size, in 8-bit levels. */
+function meanLevels(a: Image16, b: Image16): number {
+  assert.deepEqual([a.width, a.height], [b.width, b.height]);
+  let sum = 0;
+  for (let i = 0; i < a.data.length; i++) sum += Math.abs(a.data[i]! - b.data[i]!);
+  return sum / a.data.length / 257;
+}
 
 const frame = async (name: string, image = testScene(360, 240, 7)) => ({ fileName: name, bytes: await jpegOf(image), rotate: 0 as const });
 
@@ -27,10 +41,32 @@ describe('develop', () => {
     assert.equal((await automaticSettings(indoor, { options: { skyReplacement: true, skyTemplateId: 2 } })).sky, null);
   });
 
-  it('a finished development is a JPEG with a thumbnail and the settings it was made with', async () => {
-    const developed = await developFinished([await frame('f.jpg')], { options: { perspectiveCorrection: true } });
+  it('a finished development is the render of the settings it reports, and they do what the options asked', async () => {
+    const street = await frame('street.jpg', keystonedStreet(480, 360));
+    const developed = await developFinished([street], { options: { perspectiveCorrection: true } });
     assert.equal(developed.bytes.subarray(0, 2).toString('hex'), 'ffd8');
     assert.ok(developed.thumbnail && developed.thumbnail.length > 0);
-    assert.equal(developed.settings?.version, 1);
+    const settings = developed.settings!;
+    // The camera looked up: the correction widens the top (negative, as Lightroom's Upright).
+    assert.ok(settings.perspective.vertical < -5, `vertical ${settings.perspective.vertical}`);
+    const output = (await decodeImage(developed.bytes)).image;
+    const source = await sourceImage([street]);
+    assert.ok(meanLevels(output, await render(source.image, settings)) < 3, 'the JPEG is those settings rendered');
+    const [before, after] = [verticalTilt(source.image), verticalTilt(output)];
+    assert.ok(before > 1 && after < before / 4, `verticals lean ${after}° after, ${before}° before`);
+  });
+
+  it('rendering given settings applies each of them: exposure, saturation, crop', async () => {
+    const chart = [await frame('chart.jpg', chartScene(360, 240, 3))];
+    const plain = (await decodeImage((await developWithSettings(chart, defaultSettings())).bytes)).image;
+    const settings = { ...defaultSettings(), exposure: 1, saturation: -100, crop: { left: 0.25, top: 0, right: 0.75, bottom: 1 } };
+    const edited = (await decodeImage((await developWithSettings(chart, settings)).bytes)).image;
+    assert.deepEqual([edited.width, edited.height], [plain.width / 2, plain.height], 'the middle half');
+    assert.ok(meanChroma(plain) > 10 && meanChroma(edited) < 0.5, `chroma ${meanChroma(edited)}, ${meanChroma(plain)} before`);
+    // The grey patch, a quarter of the width further left in the crop: one stop is twice the light.
+    const grey = patchBox(plain, GREY_PATCH);
+    const shifted = { ...grey, x0: grey.x0 - plain.width / 4, x1: grey.x1 - plain.width / 4 };
+    const ratio = meanLinear(edited, shifted)[1] / meanLinear(plain, grey)[1];
+    assert.ok(ratio > 1.8 && ratio < 2.2, `+1 EV made the grey ${ratio}× as bright`);
   });
 });

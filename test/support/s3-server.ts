@@ -24,6 +24,12 @@ export interface S3TestServer {
   createBucket(name: string): void;
   /** The environment that points retouch at a bucket of this server. */
   env(bucket: string): Record<string, string>;
+  /**
+   * Holds every GET of objects whose key ends with `suffix` until the returned function is
+   * called, then answers them (those whose client is still there) and lets later ones through:
+   * a test keeps a photo's development waiting on its source.
+   */
+  holdReads(suffix: string): () => void;
   close(): Promise<void>;
 }
 
@@ -392,17 +398,26 @@ export async function startS3Server(): Promise<S3TestServer> {
     throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
   }
 
+  /** Held reads by key suffix: the answers waiting for their release. */
+  const holds = new Map<string, (() => void)[]>();
+
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      try {
-        handle(req, res, Buffer.concat(chunks));
-      } catch (err) {
-        const failure = err instanceof S3Error ? err : new S3Error(500, 'InternalError', String(err));
-        const body = `${element('Code', failure.code)}${element('Message', failure.message)}${element('RequestId', crypto.randomUUID())}`;
-        send(res, failure.status, req.method === 'HEAD' ? null : xml('Error', body, false));
-      }
+      const answer = () => {
+        try {
+          handle(req, res, Buffer.concat(chunks));
+        } catch (err) {
+          const failure = err instanceof S3Error ? err : new S3Error(500, 'InternalError', String(err));
+          const body = `${element('Code', failure.code)}${element('Message', failure.message)}${element('RequestId', crypto.randomUUID())}`;
+          send(res, failure.status, req.method === 'HEAD' ? null : xml('Error', body, false));
+        }
+      };
+      const path = decodeURIComponent((req.url ?? '/').split('?')[0]!);
+      const held = req.method === 'GET' ? [...holds].find(([suffix]) => path.endsWith(suffix)) : undefined;
+      if (held) held[1].push(() => void (req.socket.destroyed || answer()));
+      else answer();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -421,6 +436,14 @@ export async function startS3Server(): Promise<S3TestServer> {
       AWS_ENDPOINT_URL_S3: endpoint,
       S3_FORCE_PATH_STYLE: 'true',
     }),
+    holdReads: (suffix) => {
+      holds.set(suffix, []);
+      return () => {
+        const waiting = holds.get(suffix) ?? [];
+        holds.delete(suffix);
+        for (const answer of waiting) answer();
+      };
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type RunningServer, startServer } from '../../src/server.js';
 import { ApiClient } from './http.js';
-import { startS3Server } from './s3-server.js';
+import { type S3TestServer, startS3Server } from './s3-server.js';
 
 /**
  * A database engine and a blob store the suite runs against: SQLite with the embedded store,
@@ -19,8 +19,8 @@ export interface TestEngine {
   blobs: 'local' | 's3';
   /** For test titles: "sqlite, local" or "postgres, s3". */
   label: string;
-  /** Makes a fresh, empty database (and bucket) for one server; returns the environment that selects them, and how to drop them. */
-  create(): Promise<{ env: Record<string, string>; drop(): Promise<void> }>;
+  /** Makes a fresh, empty database (and bucket) for one server; returns the environment that selects them, the S3 server holding the bucket, and how to drop them. */
+  create(): Promise<{ env: Record<string, string>; s3?: S3TestServer; drop(): Promise<void> }>;
 }
 
 const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -69,6 +69,7 @@ const postgresWithS3: TestEngine = {
     return {
       // A key prefix, as an installation sharing its bucket would set.
       env: { DATABASE_URL: url.toString(), ...s3.env('retouch'), S3_PREFIX: 'retouch-test' },
+      s3,
       drop: async () => {
         await s3.close();
         await adminQuery(`drop database if exists ${name} with (force)`);

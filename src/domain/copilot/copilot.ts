@@ -1,13 +1,15 @@
 import type { Repos } from '../../db/repos/index.js';
-import type { Account, Output, OutputKind, Project } from '../../db/schema.js';
+import type { Output, OutputKind, Project, ProjectFlow } from '../../db/schema.js';
+import type { DevelopSettings } from '../../imaging/settings.js';
 import type { BlobStore } from '../blob-store.js';
-import type { DevelopedOutput } from '../batch.js';
 import { nowIso } from '../clock.js';
 import type { DeliveriesService, DownloadEntry } from '../deliveries.js';
+import type { ImagingEngine, SkySource, VersionState } from '../engine.js';
 import { InvalidRequest, NotFound } from '../errors.js';
-import type { PhotoPlanner, SourceFrame } from '../photo-plan.js';
-import type { ProjectsService } from '../projects.js';
-import type { SkySource, SkyTemplatesService } from '../sky-templates.js';
+import type { PhotoPlanner } from '../photo-plan.js';
+import { type VersionRequest, versionRequestRecord } from '../records/copilot-versions.js';
+import { developSettingsRecord, settingsOf } from '../records/outputs.js';
+import type { SkyTemplatesService } from '../sky-templates.js';
 import { storageKeys } from '../storage-keys.js';
 import { type CopilotDelta, describeDelta, type Interpretation } from './instructions/index.js';
 import type { AiTool } from './tools.js';
@@ -15,31 +17,15 @@ import type { AiTool } from './tools.js';
 /** Which flow a Copilot call is about (reference §2.4): profile-based (REGULAR) or Smart Editing (I2I). */
 export type ProjectSource = 'REGULAR' | 'I2I';
 
-/** A version's state: its settings and the quarter turns it adds to the post-edit state. */
-export interface VersionState {
-  settings: unknown;
-  rotate: number;
-}
-
-/** The engine's part of Copilot, on an imaging thread of its own so it never waits behind a batch. */
-export interface CopilotDeveloper {
-  /** The output's source at preview size, 16-bit, kept for every later version of it. */
-  copilotSource(frames: SourceFrame[]): Promise<Buffer>;
-  /** Applies a delta to the parent's state and renders the preview. */
-  copilotVersion(source: Buffer, parent: VersionState, delta: CopilotDelta, sky: SkySource | null): Promise<VersionState & { jpeg: Buffer }>;
-  /** Renders settings from the sources at full resolution. */
-  export(frames: SourceFrame[], job: { settings: unknown; sky: SkySource | null }): Promise<DevelopedOutput>;
-}
-
 export interface CopilotDeps {
   repos: Repos;
   blobs: BlobStore;
   deliveries: DeliveriesService;
-  projects: ProjectsService;
   planner: PhotoPlanner;
   skyTemplates: SkyTemplatesService;
-  developer: CopilotDeveloper;
-  interpret(instruction: string, settings: unknown): Promise<Interpretation>;
+  /** The engine's part of Copilot, on an imaging thread of its own so it never waits behind a batch. */
+  engine: Pick<ImagingEngine, 'copilotSource' | 'copilotVersion' | 'export'>;
+  interpret(instruction: string, settings: DevelopSettings): Promise<Interpretation>;
   tools: AiTool[];
   toolDelta(toolId: string): CopilotDelta;
 }
@@ -52,13 +38,11 @@ export interface VersionResult {
   changes: string;
 }
 
-const FLOW: Record<ProjectSource, { flow: Project['flow']; kind: OutputKind }> = {
-  REGULAR: { flow: 'regular', kind: 'export' },
-  I2I: { flow: 'i2i', kind: 'i2i' },
-};
+/** The flow of the projects a Copilot call names by its project_source. */
+export const copilotFlow = (source: ProjectSource): ProjectFlow => (source === 'I2I' ? 'i2i' : 'regular');
 
 /** The kind of output Copilot works on in the project's flow: the export, or the Smart Editing JPEGs. */
-const outputKind = (project: Project): OutputKind => FLOW[project.flow === 'i2i' ? 'I2I' : 'REGULAR'].kind;
+const outputKind = (project: Project): OutputKind => (project.flow === 'i2i' ? 'i2i' : 'export');
 
 const keys = {
   source: (uuid: string, fileName: string) => `projects/${uuid}/copilot/${fileName}/source.tif`,
@@ -73,25 +57,26 @@ const keys = {
 export class CopilotService {
   constructor(private readonly deps: CopilotDeps) {}
 
-  /** The project, of the named flow, owned, Completed and exported once; every Copilot call starts here. */
-  async project(account: Account, uuid: string, source: ProjectSource): Promise<Project> {
-    const project = await this.deps.projects.getOwned(account, FLOW[source].flow, uuid);
+  /** Every Copilot call needs its project Completed and exported once (reference §3 rule 5). */
+  private ready(project: Project): void {
     if (project.state !== 'completed' || project.export_state !== 'completed') throw new InvalidRequest('Project has not been exported yet.');
-    return project;
   }
 
-  tools(): AiTool[] {
+  tools(project: Project): AiTool[] {
+    this.ready(project);
     return this.deps.tools;
   }
 
   /** The exported image a Copilot call names, with the settings it was rendered with. */
-  private async exported(project: Project, fileName: string): Promise<Output> {
+  private async exported(project: Project, fileName: string): Promise<{ output: Output; settings: DevelopSettings }> {
     const output = await this.deps.repos.outputs.byName(project.id, outputKind(project), fileName);
-    if (!output || output.state !== 'done' || output.settings === null) throw new NotFound(`Image "${fileName}" is not among the exported images of this project.`);
-    return output;
+    const settings = output?.state === 'done' ? settingsOf(output) : null;
+    if (!output || !settings) throw new NotFound(`Image "${fileName}" is not among the exported images of this project.`);
+    return { output, settings };
   }
 
   async enhance(project: Project, fileName: string, toolId: string, parentVersionId: number | null): Promise<VersionResult> {
+    this.ready(project);
     if (!this.deps.tools.some((t) => t.enhancement_type === toolId)) {
       throw new InvalidRequest(`Unknown tool_id "${toolId}". Valid tool ids: ${this.deps.tools.map((t) => t.enhancement_type).join(', ')}.`);
     }
@@ -99,6 +84,7 @@ export class CopilotService {
   }
 
   async prompt(project: Project, fileName: string, instruction: string, parentVersionId: number | null): Promise<VersionResult> {
+    this.ready(project);
     return this.newVersion(project, fileName, parentVersionId, { instruction }, async (parent) => {
       const meaning = await this.deps.interpret(instruction, parent.settings);
       if (meaning.kind === 'unrealistic') throw new InvalidRequest('Only realistic editing requests are supported.');
@@ -110,38 +96,37 @@ export class CopilotService {
   }
 
   /** The state a new version builds on: a version of the chain, or the image's post-edit state. */
-  private async parentState(project: Project, output: Output, parentId: number | null): Promise<VersionState> {
-    if (parentId === null) return { settings: JSON.parse(output.settings!), rotate: 0 };
-    const parent = (await this.deps.repos.copilotVersions.chain(project.id, output.file_name)).find((v) => v.id === parentId);
-    if (!parent) throw new NotFound(`Version ${parentId} is not a version of "${output.file_name}".`);
-    return { settings: JSON.parse(parent.settings), rotate: parent.rotate };
+  private async parentState(project: Project, image: { output: Output; settings: DevelopSettings }, parentId: number | null): Promise<VersionState> {
+    if (parentId === null) return { settings: image.settings, rotate: 0 };
+    const parent = (await this.deps.repos.copilotVersions.chain(project.id, image.output.file_name)).find((v) => v.id === parentId);
+    if (!parent) throw new NotFound(`Version ${parentId} is not a version of "${image.output.file_name}".`);
+    return { settings: developSettingsRecord.decode(parent.settings, `Copilot version ${parent.id}`), rotate: parent.rotate };
   }
 
-  /** The source of an operator's sky template the settings use; built-ins need none. */
-  private async sky(settings: unknown): Promise<SkySource | null> {
-    const id = (settings as { sky?: { templateId: number } | null }).sky?.templateId;
-    return id === undefined ? null : this.deps.skyTemplates.source(id);
+  /** The source of the sky template the settings use. */
+  private async sky(settings: DevelopSettings): Promise<SkySource | null> {
+    return settings.sky ? this.deps.skyTemplates.source(settings.sky.templateId) : null;
   }
 
   private async newVersion(
     project: Project,
     fileName: string,
     parentId: number | null,
-    request: Record<string, string>,
+    request: VersionRequest,
     deltaFor: (parent: VersionState) => Promise<CopilotDelta>,
   ): Promise<VersionResult> {
-    const { repos, blobs, developer } = this.deps;
-    const output = await this.exported(project, fileName);
-    const parent = await this.parentState(project, output, parentId);
+    const { repos, blobs, engine } = this.deps;
+    const image = await this.exported(project, fileName);
+    const parent = await this.parentState(project, image, parentId);
     const delta = await deltaFor(parent);
-    const version = await developer.copilotVersion(await this.source(project, output), parent, delta, await this.sky(parent.settings));
+    const version = await engine.copilotVersion(await this.source(project, image.output), parent, delta, await this.sky(parent.settings));
     const row = await repos.copilotVersions.branch({
       project_id: project.id,
       file_name: fileName,
       parent_id: parentId,
-      settings: JSON.stringify(version.settings),
+      settings: developSettingsRecord.encode(version.settings),
       rotate: version.rotate,
-      request: JSON.stringify(request),
+      request: versionRequestRecord.encode(request),
       created_at: nowIso(),
     });
     const key = keys.version(project.uuid, fileName, row.id);
@@ -153,13 +138,14 @@ export class CopilotService {
   private async source(project: Project, output: Output): Promise<Buffer> {
     const key = keys.source(project.uuid, output.file_name);
     if (await this.deps.blobs.head(key)) return this.deps.blobs.read(key);
-    const source = await this.deps.developer.copilotSource(await this.deps.planner.framesOf(project, output));
+    const source = await this.deps.engine.copilotSource(await this.deps.planner.framesOf(project, output));
     await this.deps.blobs.write(key, source);
     return source;
   }
 
   /** Discards every version of one image: it is back to its post-edit state. */
   async reset(project: Project, fileName: string): Promise<{ file_name: string; discarded_versions: number }> {
+    this.ready(project);
     await this.exported(project, fileName);
     return { file_name: fileName, discarded_versions: await this.deps.repos.copilotVersions.reset(project.id, fileName) };
   }
@@ -172,21 +158,22 @@ export class CopilotService {
    * the same list however often it is called.
    */
   async finalize(project: Project): Promise<DownloadEntry[]> {
-    const { repos, blobs, developer } = this.deps;
+    this.ready(project);
+    const { repos, blobs, engine } = this.deps;
     const touched = await repos.copilotVersions.touched(project.id);
     // One image at a time: each is a full-resolution render.
     for (const fileName of touched) {
-      const output = await this.exported(project, fileName);
+      const { output } = await this.exported(project, fileName);
       const chain = await repos.copilotVersions.chain(project.id, fileName);
       const latest = chain[chain.length - 1]!;
-      const settings = JSON.parse(latest.settings);
+      const settings = developSettingsRecord.decode(latest.settings, `Copilot version ${latest.id}`);
       const turned = { ...output, rotate: (output.rotate + latest.rotate) % 360 };
-      const developed = await developer.export(await this.deps.planner.framesOf(project, turned), { settings, sky: await this.sky(settings) });
+      const developed = await engine.export(await this.deps.planner.framesOf(project, turned), { settings, sky: await this.sky(settings) });
       const key = storageKeys.output(project.uuid, output.kind, fileName);
       await blobs.write(key, developed.bytes);
       if (developed.thumbnail) await blobs.write(storageKeys.thumbnail(project.uuid, output.kind, fileName), developed.thumbnail);
       await repos.outputs.update(output.id, {
-        settings: latest.settings,
+        settings: developSettingsRecord.encode(settings),
         rotate: turned.rotate,
         thumbnail_of: developed.thumbnail ? ((await blobs.head(key))?.etag ?? null) : null,
         updated_at: nowIso(),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { ProjectSource } from '../../domain/copilot/copilot.js';
+import { copilotFlow, type ProjectSource } from '../../domain/copilot/copilot.js';
 import type { Services } from '../../services.js';
 import { Data, errorResponses, Id, Nullable, ProjectUuidParams, Text } from '../schemas.js';
 
@@ -21,12 +21,18 @@ const SourceBody = Nullable(Type.Object({ project_source: Source }));
 /** AI tools and Copilot on single exported images: reference §4.3, §3 rules 5 and 6. */
 export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   const { copilot } = services;
-  const project = (request: FastifyRequest<{ Params: { project_uuid: string } }>, source: ProjectSource | undefined) =>
-    copilot.project(request.account, request.params.project_uuid, source ?? 'REGULAR');
+  /** Projects of the flow the request names by project_source (validated by then), in its body or its query. */
+  const config = {
+    project: (request: FastifyRequest) => {
+      const named = (request.body as { project_source?: ProjectSource } | null)?.project_source ?? (request.query as { project_source?: ProjectSource }).project_source;
+      return copilotFlow(named ?? 'REGULAR');
+    },
+  };
 
   app.get(
     '/projects/:project_uuid/ai-tools',
     {
+      config,
       schema: {
         tags,
         summary: 'The one-click tools (needs a Completed, exported project)',
@@ -35,15 +41,13 @@ export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         response: { 200: Data(Type.Object({ prompts: Type.Array(Type.Object({ enhancement_type: Type.String(), label: Type.String(), enabled_for_batch: Type.Boolean() })) })), ...errorResponses },
       },
     },
-    async (request) => {
-      await project(request, request.query.project_source);
-      return { data: { prompts: copilot.tools() } };
-    },
+    async (request) => ({ data: { prompts: copilot.tools(request.project) } }),
   );
 
   app.post(
     '/projects/:project_uuid/images/:filename/enhance',
     {
+      config,
       schema: {
         tags,
         summary: 'Apply a one-click tool: a new version',
@@ -54,13 +58,14 @@ export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
     async (request) => {
       const b = request.body;
-      return { data: await copilot.enhance(await project(request, b.project_source), request.params.filename, b.tool_id, b.parent_version_id ?? null) };
+      return { data: await copilot.enhance(request.project, request.params.filename, b.tool_id, b.parent_version_id ?? null) };
     },
   );
 
   app.post(
     '/projects/:project_uuid/images/:filename/copilot',
     {
+      config,
       schema: {
         tags,
         summary: 'Apply a natural-language instruction: a new version (fields at top level, not in data)',
@@ -71,13 +76,14 @@ export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
     async (request) => {
       const b = request.body;
-      return copilot.prompt(await project(request, b.project_source), request.params.filename, b.instruction, b.parent_version_id ?? null);
+      return copilot.prompt(request.project, request.params.filename, b.instruction, b.parent_version_id ?? null);
     },
   );
 
   app.delete(
     '/projects/:project_uuid/images/:filename/copilot',
     {
+      config,
       schema: {
         tags,
         summary: 'Reset: discard every Copilot version of the image',
@@ -86,12 +92,13 @@ export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         response: { 200: Data(Type.Object({ file_name: Type.String(), discarded_versions: Type.Integer() })), ...errorResponses },
       },
     },
-    async (request) => ({ data: await copilot.reset(await project(request, request.body?.project_source), request.params.filename) }),
+    async (request) => ({ data: await copilot.reset(request.project, request.params.filename) }),
   );
 
   app.post(
     '/projects/:project_uuid/finalize',
     {
+      config,
       schema: {
         tags,
         summary: 'Render the latest version of every touched image at full size; the flow’s downloads then serve them',
@@ -100,6 +107,6 @@ export const copilotRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         response: { 200: Data(Type.Object({ files_list: Type.Array(Type.Object({ file_name: Type.String(), download_link: Type.String() })) })), ...errorResponses },
       },
     },
-    async (request) => ({ data: { files_list: await copilot.finalize(await project(request, request.body?.project_source)) } }),
+    async (request) => ({ data: { files_list: await copilot.finalize(request.project) } }),
   );
 };

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { Data, DownloadEntry, errorResponses, FileNameQuery, Id, Nullable, ProjectUuidParams, Text, UploadLink } from '../schemas.js';
@@ -18,13 +17,13 @@ const EditBody = Nullable(
 
 /** Smart Editing edit and its results: reference §4.2 and §4.5. */
 export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { projects, i2iEditing, deliveries } = services;
-  const owned = (request: FastifyRequest<{ Params: { project_uuid: string } }>) =>
-    projects.getOwned(request.account, 'i2i', request.params.project_uuid);
+  const { i2iEditing, deliveries } = services;
+  const config = { project: 'i2i' } as const;
 
   app.post(
     '/i2i/projects/:project_uuid/edit',
     {
+      config,
       schema: {
         tags,
         summary: 'Edit the uploaded photos; a second call starts nothing and answers the same',
@@ -35,7 +34,7 @@ export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request) => {
       const body = request.body ?? {};
-      const message = await i2iEditing.submit(request.account, await owned(request), {
+      const message = await i2iEditing.submit(request.account, request.project, {
         hdr_merge: body.hdr_merge ?? false,
         perspective_correction: body.perspective_correction ?? false,
         sky_replacement: body.sky_replacement ?? false,
@@ -49,6 +48,7 @@ export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
   app.get(
     '/i2i/projects/:project_uuid/get_temporary_download_links',
     {
+      config,
       schema: {
         tags,
         summary: 'Presigned links to every delivered JPEG, in one response',
@@ -56,12 +56,13 @@ export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: Data(Type.Object({ files_list: Type.Array(DownloadEntry) })), ...errorResponses },
       },
     },
-    async (request) => ({ data: { files_list: await deliveries.downloadLinks(await owned(request), 'i2i') } }),
+    async (request) => ({ data: { files_list: await deliveries.downloadLinks(request.project, 'i2i') } }),
   );
 
   app.get(
     '/i2i/projects/:project_uuid/get_temporary_thumbnail_links',
     {
+      config,
       schema: {
         tags,
         summary: 'One thumbnail link per delivered image; the link is in thumbnail_link',
@@ -72,12 +73,13 @@ export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         },
       },
     },
-    async (request) => ({ data: { files_list: await deliveries.thumbnailLinks(await owned(request), 'i2i') } }),
+    async (request) => ({ data: { files_list: await deliveries.thumbnailLinks(request.project, 'i2i') } }),
   );
 
   app.get(
     '/i2i/projects/:project_uuid/get_download_link',
     {
+      config,
       schema: {
         tags,
         summary: 'Presigned link to one delivered file',
@@ -86,12 +88,13 @@ export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: Data(DownloadEntry), ...errorResponses },
       },
     },
-    async (request) => ({ data: await deliveries.downloadLink(await owned(request), 'i2i', request.query.file_name) }),
+    async (request) => ({ data: await deliveries.downloadLink(request.project, 'i2i', request.query.file_name) }),
   );
 
   app.get(
     '/i2i/projects/:project_uuid/get_upload_link',
     {
+      config,
       schema: {
         tags,
         summary: 'Presigned PUT link to upload or replace one output; only once Completed',
@@ -100,6 +103,6 @@ export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
         response: { 200: Data(UploadLink), ...errorResponses },
       },
     },
-    async (request) => ({ data: await deliveries.uploadLink(await owned(request), 'i2i', request.query.file_name) }),
+    async (request) => ({ data: await deliveries.uploadLink(request.project, 'i2i', request.query.file_name) }),
   );
 };

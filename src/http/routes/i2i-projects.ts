@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { projectView } from '../../domain/projects.js';
 import type { Services } from '../../services.js';
 import { projectItem } from '../presenters.js';
 import {
@@ -50,7 +51,7 @@ export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       const thumbnails = await deliveries.thumbnailSources(page.projects, 'i2i');
       return {
         data: {
-          projects: page.projects.map((p) => projectItem(p, { thumbnailSrc: thumbnails.get(p.id) ?? null })),
+          projects: page.projects.map((p) => projectItem(projectView(p), { thumbnailSrc: thumbnails.get(p.id) ?? null })),
           pagination: { total: page.total, size: q.size, page: q.page },
         },
       };
@@ -89,6 +90,7 @@ export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
   app.get(
     '/i2i/projects/:project_uuid',
     {
+      config: { project: 'i2i' },
       schema: {
         tags,
         summary: 'Get a Smart Editing project',
@@ -98,9 +100,9 @@ export const i2iProjectRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
       },
     },
     async (request) => {
-      const project = await projects.getOwned(request.account, 'i2i', request.params.project_uuid);
+      const { project } = request;
       const thumbnail = request.query.get_thumbnail ? (await deliveries.thumbnailSources([project], 'i2i')).get(project.id) : undefined;
-      return { data: projectItem(project, { thumbnailSrc: thumbnail ?? null }) };
+      return { data: projectItem(projectView(project), { thumbnailSrc: thumbnail ?? null }) };
     },
   );
 };

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
 import { Data, errorResponses, ProjectUuidParams, Text, UploadLink, UploadLinks, UploadLinksBody } from '../schemas.js';
@@ -10,13 +9,13 @@ const MultipartParams = Type.Object({ project_uuid: Type.String(), upload_id: Te
 
 /** Direct-to-storage uploads of Smart Editing projects: reference §4.2 and §4.4. */
 export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { projects, uploads } = services;
-  const owned = (request: FastifyRequest<{ Params: { project_uuid: string } }>) =>
-    projects.getOwned(request.account, 'i2i', request.params.project_uuid);
+  const { uploads } = services;
+  const config = { project: 'i2i' } as const;
 
   app.post(
     '/i2i/projects/:project_uuid/get_temporary_upload_links',
     {
+      config,
       schema: {
         tags,
         summary: 'Presigned PUT links, one per file',
@@ -25,12 +24,13 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: { 200: UploadLinks, ...errorResponses },
       },
     },
-    async (request) => ({ data: { files_list: await uploads.requestLinks(await owned(request), request.body.files_list) } }),
+    async (request) => ({ data: { files_list: await uploads.requestLinks(request.project, request.body.files_list) } }),
   );
 
   app.post(
     '/i2i/projects/:project_uuid/get_hdr_groups_upload_link',
     {
+      config,
       schema: {
         tags,
         summary: 'Presigned PUT link for the HDR groups manifest (docs/uploads.md)',
@@ -38,12 +38,13 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: { 200: Data(UploadLink), ...errorResponses },
       },
     },
-    async (request) => ({ data: await uploads.manifestLink(await owned(request), 'hdr_groups') }),
+    async (request) => ({ data: await uploads.manifestLink(request.project, 'hdr_groups') }),
   );
 
   app.post(
     '/i2i/projects/:project_uuid/get_orientations_upload_link',
     {
+      config,
       schema: {
         tags,
         summary: 'Presigned PUT link for the orientations file (docs/uploads.md)',
@@ -51,12 +52,13 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: { 200: Data(UploadLink), ...errorResponses },
       },
     },
-    async (request) => ({ data: await uploads.manifestLink(await owned(request), 'orientations') }),
+    async (request) => ({ data: await uploads.manifestLink(request.project, 'orientations') }),
   );
 
   app.post(
     '/i2i/projects/:project_uuid/multipart_uploads',
     {
+      config,
       schema: {
         tags,
         summary: 'Start a multipart upload',
@@ -75,13 +77,14 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => ({
-      data: await uploads.startMultipart(await owned(request), request.body.file_name, request.body.part_count),
+      data: await uploads.startMultipart(request.project, request.body.file_name, request.body.part_count),
     }),
   );
 
   app.post(
     '/i2i/projects/:project_uuid/multipart_uploads/:upload_id/complete',
     {
+      config,
       schema: {
         tags,
         summary: 'Complete a multipart upload; the service lists the parts itself',
@@ -91,7 +94,7 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      await uploads.completeMultipart(await owned(request), request.params.upload_id, request.body.file_name);
+      await uploads.completeMultipart(request.project, request.params.upload_id, request.body.file_name);
       return { data: null };
     },
   );
@@ -99,6 +102,7 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   app.delete(
     '/i2i/projects/:project_uuid/multipart_uploads/:upload_id',
     {
+      config,
       schema: {
         tags,
         summary: 'Abort a multipart upload and drop its parts',
@@ -108,7 +112,7 @@ export const i2iUploadRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      await uploads.abortMultipart(await owned(request), request.params.upload_id, request.body.key);
+      await uploads.abortMultipart(request.project, request.params.upload_id, request.body.key);
       return { data: null };
     },
   );

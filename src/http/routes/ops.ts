@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sql } from 'kysely';
 import type { Services } from '../../services.js';
 import { jobsGauge, metricsRegistry } from '../metrics.js';
 
@@ -7,7 +6,7 @@ import { jobsGauge, metricsRegistry } from '../metrics.js';
 export const opsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.get('/healthz', { schema: { hide: true } }, async (_request, reply) => {
     try {
-      await sql`select 1`.execute(services.db.kysely);
+      await services.db.ping();
       return { status: 'ok', database: services.db.engine };
     } catch (err) {
       app.log.error({ err }, 'health check failed');

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { CROP_ASPECT_RATIOS, PHOTOGRAPHY_TYPES } from '../../domain/profile-editing.js';
+import { CROP_ASPECT_RATIOS, PHOTOGRAPHY_TYPES } from '../../domain/records/edit-options.js';
 import type { Services } from '../../services.js';
 import { ModelValidationError } from '../errors.js';
 import { Data, DownloadEntry, errorResponses, FileNameQuery, Id, Nullable, ProjectUuidParams, Text, UploadLink } from '../schemas.js';
@@ -57,19 +56,18 @@ const PostBody = Type.Object({
 
 /** The profile flow's edit, export and post-editing, their statuses and files: reference §4.1. */
 export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const { projects, profileEditing, deliveries } = services;
-  const owned = (request: FastifyRequest<{ Params: { project_uuid: string } }>) =>
-    projects.getOwned(request.account, 'regular', request.params.project_uuid);
+  const { profileEditing, deliveries } = services;
+  const config = { project: 'regular' } as const;
 
   app.post(
     '/projects/:project_uuid/edit',
-    { schema: { tags, summary: 'Edit with a profile: XMP sidecars and previews', params: ProjectUuidParams, body: EditBody, response: { 200: Message, ...errorResponses } } },
+    { config, schema: { tags, summary: 'Edit with a profile: XMP sidecars and previews', params: ProjectUuidParams, body: EditBody, response: { 200: Message, ...errorResponses } } },
     async (request) => {
       const b = request.body;
       const crops = (['crop', 'portrait_crop', 'headshot_crop'] as const).filter((c) => b[c]);
       if (crops.length > 1) throw new ModelValidationError(`at most one of crop, portrait_crop and headshot_crop may be true, got ${crops.join(' and ')}`, b);
       if (b.straighten && b.perspective_correction) throw new ModelValidationError('straighten and perspective_correction cannot both be true', b);
-      const message = await profileEditing.submitEdit(request.account, await owned(request), {
+      const message = await profileEditing.submitEdit(request.account, request.project, {
         profile_key: b.profile_key,
         photography_type: b.photography_type ?? null,
         crop: b.crop ?? false,
@@ -93,16 +91,16 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
 
   app.post(
     '/projects/:project_uuid/export',
-    { schema: { tags, summary: 'Render the edit to full-size JPEGs', params: ProjectUuidParams, response: { 200: Message, ...errorResponses } } },
-    async (request) => ({ data: { message: await profileEditing.submitExport(await projects.getOwnedAnyFlow(request.account, request.params.project_uuid)) } }),
+    { config: { project: 'any' }, schema: { tags, summary: 'Render the edit to full-size JPEGs', params: ProjectUuidParams, response: { 200: Message, ...errorResponses } } },
+    async (request) => ({ data: { message: await profileEditing.submitExport(request.project) } }),
   );
 
   app.post(
     '/projects/:project_uuid/post_editing',
-    { schema: { tags, summary: 'Resize, watermark, convert the exported images', params: ProjectUuidParams, body: PostBody, response: { 200: Message, ...errorResponses } } },
+    { config, schema: { tags, summary: 'Resize, watermark, convert the exported images', params: ProjectUuidParams, body: PostBody, response: { 200: Message, ...errorResponses } } },
     async (request) => {
       const b = request.body;
-      const message = await profileEditing.submitPost(await owned(request), {
+      const message = await profileEditing.submitPost(request.project, {
         resizeLongEdge: b.resize_long_edge ?? null,
         format: b.output_format ?? 'JPEG',
         quality: b.quality ?? 90,
@@ -118,27 +116,28 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
     const name = stage === 'post_editing' ? 'post' : stage;
     app.get(
       `/projects/:project_uuid/${stage}/status`,
-      { schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } },
-      async (request) => ({ data: await profileEditing.status(await owned(request), name) }),
+      { config, schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } },
+      async (request) => ({ data: await profileEditing.status(request.project, name) }),
     );
     app.get(
       `/projects/:project_uuid/${stage}/get_temporary_download_links`,
-      { schema: { tags, summary: `Presigned links to every file of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: FilesList, ...errorResponses } } },
-      async (request) => ({ data: { files_list: await deliveries.downloadLinks(await owned(request), name) } }),
+      { config, schema: { tags, summary: `Presigned links to every file of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: FilesList, ...errorResponses } } },
+      async (request) => ({ data: { files_list: await deliveries.downloadLinks(request.project, name) } }),
     );
   }
 
   app.get(
     '/projects/:project_uuid/export/get_download_link',
-    { schema: { tags, summary: 'Presigned link to one exported image', params: ProjectUuidParams, querystring: FileNameQuery, response: { 200: Data(DownloadEntry), ...errorResponses } } },
-    async (request) => ({ data: await deliveries.downloadLink(await owned(request), 'export', request.query.file_name) }),
+    { config, schema: { tags, summary: 'Presigned link to one exported image', params: ProjectUuidParams, querystring: FileNameQuery, response: { 200: Data(DownloadEntry), ...errorResponses } } },
+    async (request) => ({ data: await deliveries.downloadLink(request.project, 'export', request.query.file_name) }),
   );
 
   app.get(
     '/projects/:project_uuid/export/get_upload_link',
     {
+      config,
       schema: { tags, summary: 'Presigned PUT link to upload or replace one exported image', params: ProjectUuidParams, querystring: FileNameQuery, response: { 200: Data(UploadLink), ...errorResponses } },
     },
-    async (request) => ({ data: await deliveries.uploadLink(await owned(request), 'export', request.query.file_name) }),
+    async (request) => ({ data: await deliveries.uploadLink(request.project, 'export', request.query.file_name) }),
   );
 };

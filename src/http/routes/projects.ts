@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Project } from '../../db/schema.js';
+import { type Project, projectView } from '../../domain/projects.js';
 import type { Services } from '../../services.js';
 import { projectItem } from '../presenters.js';
 import {
@@ -29,7 +29,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   /** Project items with their thumbnails. */
   async function items(list: Project[], withThumbnails: boolean): Promise<ProjectItem[]> {
     const thumbnails = withThumbnails ? await deliveries.thumbnailSources(list, 'edit') : new Map<number, string>();
-    return list.map((p) => projectItem(p, { thumbnailSrc: thumbnails.get(p.id) ?? null }));
+    return list.map((p) => projectItem(projectView(p), { thumbnailSrc: thumbnails.get(p.id) ?? null }));
   }
 
   app.get(
@@ -94,6 +94,7 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.get(
     '/projects/:project_uuid',
     {
+      config: { project: 'regular' },
       schema: {
         tags,
         summary: 'Get a profile-based project',
@@ -102,18 +103,15 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         response: { 200: Data(ProjectItem), ...errorResponses },
       },
     },
-    async (request) => {
-      const project = await projects.getOwned(request.account, 'regular', request.params.project_uuid);
-      return { data: (await items([project], request.query.get_thumbnail))[0]! };
-    },
+    async (request) => ({ data: (await items([request.project], request.query.get_thumbnail))[0]! }),
   );
 
   app.post(
     '/projects/:project_uuid/get_temporary_upload_links',
-    { schema: { tags, summary: 'Presigned PUT links, one per file', params: ProjectUuidParams, body: UploadLinksBody, response: { 200: UploadLinks, ...errorResponses } } },
-    async (request) => {
-      const project = await projects.getOwned(request.account, 'regular', request.params.project_uuid);
-      return { data: { files_list: await uploads.requestLinks(project, request.body.files_list) } };
+    {
+      config: { project: 'regular' },
+      schema: { tags, summary: 'Presigned PUT links, one per file', params: ProjectUuidParams, body: UploadLinksBody, response: { 200: UploadLinks, ...errorResponses } },
     },
+    async (request) => ({ data: { files_list: await uploads.requestLinks(request.project, request.body.files_list) } }),
   );
 };

@@ -5,8 +5,9 @@
  * detector's answer, a sky template). The built-in engine, the model path and the tools all
  * produce this one shape; applyCopilotDelta turns it into the child version's settings.
  */
+import { detectPerspective, detectStraighten } from '../../../imaging/geometry/index.js';
 import { applyDelta, clampSettings, SETTING_RANGES, validateSettings, type DevelopSettings, type NumericSetting, type SettingsDelta } from '../../../imaging/settings.js';
-import type { CropRect } from '../../../imaging/types.js';
+import type { CropRect, Image16 } from '../../../imaging/types.js';
 
 /** The built-in sky templates (docs/imaging-sky.md), by the name instructions use. */
 export const SKY_TEMPLATES = ['clear blue', 'light clouds', 'dramatic clouds', 'sunset'] as const;
@@ -242,6 +243,19 @@ export function applyCopilotDelta(settings: DevelopSettings, delta: CopilotDelta
 /** Operations that need a detector run on the photo before applyCopilotDelta. */
 export function detectorsNeeded(delta: CopilotDelta): AutoCorrection[] {
   return AUTO_CORRECTIONS.filter((a) => delta.ops.some((op) => 'auto' in op && op.auto === a));
+}
+
+/**
+ * applyCopilotDelta on a photo, as it enters the renderer: its shape for aspect crops, and
+ * the detectors the delta's auto corrections ask for, run on it (only those: each takes time).
+ */
+export function applyCopilotDeltaToPhoto(settings: DevelopSettings, delta: CopilotDelta, photo: Image16): AppliedDelta {
+  const needs = detectorsNeeded(delta);
+  return applyCopilotDelta(settings, delta, {
+    frame: { width: photo.width, height: photo.height },
+    ...(needs.includes('straighten') ? { straighten: detectStraighten(photo) } : {}),
+    ...(needs.includes('perspective') ? { perspective: detectPerspective(photo) } : {}),
+  });
 }
 
 const ADJUST_LABELS: Record<AdjustKey, [label: string, unit: string, digits: number]> = {

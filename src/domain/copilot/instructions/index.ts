@@ -10,6 +10,7 @@ export {
   QUARTER_TURNS,
   SKY_TEMPLATES,
   applyCopilotDelta,
+  applyCopilotDeltaToPhoto,
   checkDelta,
   describeDelta,
   detectorsNeeded,
