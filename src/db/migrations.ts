@@ -144,6 +144,11 @@ function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.createIndex('copilot_versions_image').on('copilot_versions').columns(['project_id', 'file_name', 'id']).execute();
       },
     },
+    '0005_job_takes': {
+      async up(db: Kysely<any>) {
+        await db.schema.alterTable('jobs').addColumn('takes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      },
+    },
   };
 }
 

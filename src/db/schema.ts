@@ -134,6 +134,8 @@ export interface JobsTable {
   state: JobState;
   /** Failures the handler reported; a take-over from a dead process is not one. */
   attempts: number;
+  /** Times a worker claimed the job, take-overs included: bounds a job that kills every process running it. */
+  takes: number;
   max_attempts: number;
   run_after: string;
   locked_by: string | null;

@@ -25,7 +25,7 @@ function pidAlive(pid: number): boolean {
  * leases a job for a while and renews the lease as it works; a job whose worker died is
  * taken again when its lease runs out, so every state change survives a restart.
  * `attempts` counts the failures a handler reported, not the takes: a job released from a
- * dead process has not failed, and trying it again costs it nothing.
+ * dead process has not failed, and trying it again costs it nothing, up to MAX_TAKES.
  */
 export class DatabaseJobQueue implements JobQueue {
   constructor(
@@ -46,6 +46,7 @@ export class DatabaseJobQueue implements JobQueue {
           payload: j.payload,
           state: 'queued' as const,
           attempts: 0,
+          takes: 0,
           max_attempts: j.maxAttempts ?? 3,
           run_after: iso(j.runAfter ?? new Date()),
           created_at: now,
@@ -64,7 +65,7 @@ export class DatabaseJobQueue implements JobQueue {
     // SQLite serialises writers, so the plain subquery is already atomic there.
     const lock = this.engine === 'postgres' ? sql`for update skip locked` : sql``;
     const result = await sql<Job>`
-      update jobs set state = 'running', locked_by = ${workerId}, locked_until = ${until}, updated_at = ${iso(now)}
+      update jobs set state = 'running', locked_by = ${workerId}, locked_until = ${until}, takes = takes + 1, updated_at = ${iso(now)}
       where id = (
         select id from jobs
         where kind in (${sql.join(kinds)})

@@ -7,6 +7,13 @@ import type { DatabaseJobQueue } from './queue.js';
 /** Thrown by a handler when trying again cannot help (a corrupt photo, a refused URL). */
 export class PermanentJobError extends Error {}
 
+/**
+ * Claims after which a job is given up although it never failed: each time, the process
+ * running it died (killed, out of memory, a native crash in a decoder). Take-overs cost no
+ * attempt, so without this bound a photo that crashes every process would be retried forever.
+ */
+export const MAX_TAKES = 10;
+
 export interface JobHandler<P = unknown> {
   /** The record this kind of job carries as its payload; a payload it cannot decode fails the job at once. */
   payload: StoredRecord<P>;
@@ -106,6 +113,7 @@ export class JobRunner {
       } catch (err) {
         throw new PermanentJobError((err as Error).message);
       }
+      if (job.takes > MAX_TAKES) throw new PermanentJobError(`the process running it stopped ${job.takes - 1} times before it finished (killed or crashed); given up`);
       const beat = setInterval(() => {
         this.queue.heartbeat(job, workerId, leaseSeconds).catch((err: unknown) => log.warn({ err, job: job.id }, 'lease renewal failed'));
       }, (leaseSeconds * 1000) / 3);

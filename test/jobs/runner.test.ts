@@ -11,7 +11,7 @@ import { openDatabase } from '../../src/db/connect.js';
 import type { Job } from '../../src/db/schema.js';
 import { objectRecord } from '../../src/domain/records/stored-record.js';
 import { DatabaseJobQueue } from '../../src/jobs/queue.js';
-import { type JobHandler, JobRunner, PermanentJobError } from '../../src/jobs/runner.js';
+import { type JobHandler, JobRunner, MAX_TAKES, PermanentJobError } from '../../src/jobs/runner.js';
 import { testEngines } from '../support/server.js';
 
 const payload = objectRecord({ name: 'test payload', version: 1, schema: Type.Object({ n: Type.Integer() }) });
@@ -104,6 +104,20 @@ for (const engine of await testEngines()) {
       assert.equal(settled.state, 'done', settled.last_error ?? '');
       assert.equal(runs, 1);
       assert.equal(settled.attempts, 0);
+    });
+
+    test('a job whose process dies every time is given up after MAX_TAKES claims, with the reason, and never run again', async () => {
+      const job = await enqueued('crasher');
+      for (let i = 0; i < MAX_TAKES; i++) {
+        assert.equal((await queue.claim(`gone-host:${i}:y`, ['crasher'], 0.001))?.id, job.id, `take ${i + 1}`);
+        await sleep(5);
+      }
+      let runs = 0;
+      const gaveUp: string[] = [];
+      const settled = await runUntilSettled(job, { crasher: { payload, run: async () => void runs++, giveUp: async (_payload, _job, error) => void gaveUp.push(error) } });
+      assert.deepEqual([settled.state, settled.takes, runs], ['failed', MAX_TAKES + 1, 0]);
+      assert.match(settled.last_error ?? '', new RegExp(`stopped ${MAX_TAKES} times before it finished`));
+      assert.deepEqual(gaveUp, [settled.last_error]);
     });
 
     test('a lease keeps a job from other workers, renewing it extends it, and a worker whose lease ran out can no longer finish the job', async () => {
