@@ -22,6 +22,22 @@ import { storageRoutes } from './routes/storage.js';
 import { authenticate } from './auth.js';
 import { webAppRoutes } from './web-app.js';
 
+/**
+ * A parameter with a default may be left out: the validator fills it in. The schemas declare
+ * such parameters without Optional so that handlers read them as always set, which
+ * @fastify/swagger would otherwise publish as required.
+ */
+function optionalDefaults<D extends { paths?: object }>(document: D): D {
+  for (const item of Object.values(document.paths ?? {}) as object[]) {
+    for (const operation of Object.values(item) as { parameters?: { required?: boolean; schema?: { default?: unknown } }[] }[]) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.schema?.default !== undefined) parameter.required = false;
+      }
+    }
+  }
+  return document;
+}
+
 export const API_VERSION = '0.1.0';
 
 /** Presigned signatures are credentials: they never reach a log line. */
@@ -96,6 +112,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       components: { securitySchemes: { APIKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' } } },
       security: [{ APIKeyHeader: [] }],
     },
+    transformObject: (document) => ('openapiObject' in document ? optionalDefaults(document.openapiObject) : document.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -37,6 +37,15 @@ for (const engine of await testEngines()) {
       const list = doc.paths['/v1/i2i/projects'].get;
       const size = list.parameters.find((p: { name: string }) => p.name === 'size');
       assert.deepEqual([size.schema.minimum, size.schema.maximum, size.schema.default], [1, 100, 20]);
+      // A client generated from the document must be free to leave out what has a default.
+      for (const [path, item] of Object.entries(doc.paths) as [string, Record<string, { parameters?: { name: string; required?: boolean; schema: { default?: unknown } }[] }>][]) {
+        for (const [method, operation] of Object.entries(item)) {
+          for (const p of operation.parameters ?? []) {
+            if (p.schema.default !== undefined) assert.notEqual(p.required, true, `${method.toUpperCase()} ${path}: ${p.name} has a default, so it is optional`);
+          }
+        }
+      }
+      assert.equal(size.required, false);
     });
 
     test('/docs serves a readable page', async () => {
