@@ -1,6 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
-import { DEVELOP_BYTES_PER_PIXEL } from './imaging/decode.js';
+import { DEVELOP_BYTES_PER_PIXEL } from './imaging/develop-memory.js';
 
 /** Everything the service reads from its environment, parsed once and typed. */
 export interface Config {

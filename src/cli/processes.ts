@@ -3,9 +3,6 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { type Config, loadConfig } from '../config.js';
-import { startWorkers } from '../jobs/workers.js';
-import { startServer } from '../server.js';
-import { createServices } from '../services.js';
 
 /** Stops cleanly on SIGINT and SIGTERM. */
 function onSignals(stop: (signal: string) => Promise<void>): void {
@@ -13,7 +10,9 @@ function onSignals(stop: (signal: string) => Promise<void>): void {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
+// The server, workers and imaging load only when a command runs them, so `retouch --help` starts at once.
 async function serve(config: Config): Promise<void> {
+  const { startServer } = await import('../server.js');
   const server = await startServer(config);
   const demoKey = await server.services.accounts.ensureDemo();
   if (demoKey) {
@@ -33,6 +32,7 @@ async function serve(config: Config): Promise<void> {
 
 /** A process that runs queued jobs only, beside any number of `serve` processes sharing the database. */
 async function work(config: Config): Promise<void> {
+  const [{ createServices }, { startWorkers }] = await Promise.all([import('../services.js'), import('../jobs/workers.js')]);
   const log = pino({ level: config.logLevel });
   const services = await createServices(config);
   const workers = await startWorkers(services, log);

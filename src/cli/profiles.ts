@@ -2,7 +2,6 @@ import { type Command, InvalidArgumentError } from 'commander';
 import { NotFound } from '../domain/errors.js';
 import { IMAGE_TYPES, PROFILE_TYPES } from '../domain/profiles.js';
 import { print, withServices } from './context.js';
-import { styleFromExamples, styleFromSidecars } from './profile-sources.js';
 
 interface CreateOptions {
   account: string;
@@ -18,11 +17,13 @@ const BOTH = [...IMAGE_TYPES];
 /** The style, the image types to make profiles for, and the profile type, from sidecars or from examples. */
 async function profileStyle(opts: CreateOptions, type: ImageType | 'BOTH' | undefined) {
   if (opts.fromXmp) {
+    const { styleFromSidecars } = await import('./profile-sources.js');
     const read = styleFromSidecars(opts.fromXmp, opts.name);
     print(`Averaged ${opts.fromXmp.length} sidecar(s).`);
     const kinds = type === 'BOTH' ? BOTH : [type ?? (read.isRaw ? 'RAW' : 'JPG')];
     return { style: read.style, kinds, profileType: PROFILE_TYPES.fromXmp };
   }
+  const { styleFromExamples } = await import('./profile-sources.js');
   const fit = await styleFromExamples(opts.examples!, opts.name);
   print(`Fitted from ${fit.pairs} example pair(s).`);
   return { style: fit.style, kinds: type === undefined || type === 'BOTH' ? BOTH : [type], profileType: PROFILE_TYPES.fromExamples };

@@ -74,19 +74,6 @@ export async function readImageSize(input: Buffer, fileName?: string): Promise<I
   return { width: header.width, height: header.height, format };
 }
 
-/**
- * Peak memory of developing a photo, per source pixel: the 16-bit working image, the
- * renderer's planes and, for a RAW, LibRaw's working image in WebAssembly. Measured on
- * 12–64 MP photos with sky replacement and perspective correction on (bench: memory),
- * with some headroom.
- */
-export const DEVELOP_BYTES_PER_PIXEL = { raw: 64, other: 48 } as const;
-
-/** What developing a photo of this size takes at its peak, in bytes. */
-export function developMemory(size: ImageSize): number {
-  return size.width * size.height * DEVELOP_BYTES_PER_PIXEL[size.format === 'raw' ? 'raw' : 'other'];
-}
-
 /** LibRaw's flip codes as EXIF orientations: none, 180°, 90° counter-clockwise, 90° clockwise. */
 const LIBRAW_FLIP_TO_EXIF: Record<number, number> = { 0: 1, 3: 3, 5: 8, 6: 6 };
 
