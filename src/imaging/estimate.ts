@@ -9,7 +9,7 @@
 import { LUMA_B, LUMA_G, LUMA_R } from './colour.js';
 import { invalidParameterError } from './args.js';
 import { assertRgbImage } from './image16.js';
-import { developMatrix } from './tone/develop.js';
+import { developMatrix } from './tone/pixel-pass.js';
 import { applyBias, clampSettings, defaultSettings, type CropAspectRatio, type DevelopSettings, type Style, type StyleBias } from './settings.js';
 import { toneCurve } from './tone/curve.js';
 import { linearPreview, transformLinear, type LinearImage } from './tone/preview.js';

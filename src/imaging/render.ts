@@ -28,7 +28,7 @@ import { validateSettings, type DevelopSettings } from './settings.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
-import { planDevelop } from './tone/develop.js';
+import { planDevelop } from './tone/pixel-pass.js';
 import { developImage } from './bands.js';
 import type { Image16, RgbImage } from './types.js';
 
@@ -69,7 +69,7 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   return s.subjectEmphasis > 0 ? applySubjectEmphasis(retouched, await subjectMask(retouched), s.subjectEmphasis) : retouched;
 }
 
-/** The develop pass (see tone/develop.ts), spread over the imaging threads for large images. */
+/** The develop pass (see tone/pixel-pass.ts), spread over the imaging threads for large images. */
 function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): Promise<RgbImage> {
   return developImage(planDevelop(image, s), image, depth);
 }
