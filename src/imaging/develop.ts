@@ -7,7 +7,7 @@ import { type DecodedPhoto, decodeImage } from './decode.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from './encode.js';
 import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
-import { applyGeometry, autoCrop, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
+import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { shareable } from './bands.js';
 import { image16Of, shrinkToLongEdge } from './image16.js';
@@ -85,11 +85,19 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
 const SKY_MIN_COVERAGE = 0.02;
 const SKY_MIN_CONFIDENCE = 0.5;
 
-/** What an automatic edit is asked for. */
+/** What an automatic edit is asked for: the edit request's options, biased by a profile's style. */
 export interface AutoEdit {
   style?: Style;
-  photographyType?: string | null;
   options: EstimateOptions;
+}
+
+/** The automatic crop the options ask for: a detector's mode and the ratio to reach; null for none. */
+function cropRequest(options: EstimateOptions): { mode: 'composition' | 'portrait' | 'headshot' | 'aspect'; aspectRatio: CropAspect | null } | null {
+  const aspectRatio = options.cropAspectRatio ?? null;
+  if (options.portraitCrop) return { mode: 'portrait', aspectRatio };
+  if (options.headshotCrop) return { mode: 'headshot', aspectRatio };
+  if (options.crop) return { mode: 'composition', aspectRatio };
+  return aspectRatio ? { mode: 'aspect', aspectRatio } : null;
 }
 
 /**
@@ -102,7 +110,7 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   const image = () => image16Of(source.image);
   const settings = estimate(source.image, {
     ...(edit.style ? { style: edit.style } : {}),
-    ...(edit.photographyType ? { photographyType: edit.photographyType } : {}),
+    ...(options.photographyType ? { photographyType: options.photographyType } : {}),
     // hdr_merge asks for merging; what counts is whether this output is a merge.
     options: { ...options, hdrMerge: source.frames > 1, ...(source.frames > 1 ? { hdrFrames: source.frames } : {}) },
     metadata: source.metadata,
@@ -120,9 +128,10 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
     // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
     if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
   }
-  if (settings.autoCrop) {
+  const crop = cropRequest(options);
+  if (crop) {
     const framed = await applyGeometry(image(), { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
-    const { mode, aspectRatio } = settings.autoCrop;
+    const { mode, aspectRatio } = crop;
     settings.crop =
       mode === 'portrait' || mode === 'headshot'
         ? portraitCrop(framed, await detectFaces(framed), { mode, ...(aspectRatio ? { aspect: aspectRatio } : {}), image: framed })
@@ -161,7 +170,7 @@ async function finished(image: RgbImage, metadata: PhotoMetadata): Promise<Omit<
  */
 export async function developSidecar(
   frames: SourceFrame[],
-  edit: AutoEdit & { mergedName: string; lossless: boolean },
+  edit: AutoEdit & { mergedName: string },
   context: RenderContext = {},
 ): Promise<Developed> {
   const source = await sourceImage(frames);
@@ -181,7 +190,7 @@ export async function developSidecar(
   );
   const developed: Developed = { bytes: xmp, thumbnail: await encodeThumbnail(preview), settings };
   if (source.frames > 1) {
-    const merged = edit.lossless ? await encodeTiff16(source.image, { metadata: source.metadata }) : await encodeJpeg(source.image, { metadata: source.metadata, quality: 95 });
+    const merged = edit.options.hdrOutputCompression === 'LOSSLESS' ? await encodeTiff16(source.image, { metadata: source.metadata }) : await encodeJpeg(source.image, { metadata: source.metadata, quality: 95 });
     developed.companion = { fileName: edit.mergedName, bytes: merged };
   }
   return developed;

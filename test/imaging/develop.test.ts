@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeImage } from '../../src/imaging/decode.js';
 import { automaticSettings, developFinished, developWithSettings, sourceImage } from '../../src/imaging/develop.js';
+import { editRequest } from '../../src/imaging/edit-request.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
 import { render } from '../../src/imaging/render.js';
 import { defaultSettings } from '../../src/imaging/settings.js';
@@ -39,6 +40,15 @@ describe('develop', () => {
     const wall = fromLinear(360, 240, (x) => [0.3 + 0.1 * Math.sin(x / 9), 0.25, 0.2] as Rgb);
     const indoor = await sourceImage([await frame('wall.jpg', wall)]);
     assert.equal((await automaticSettings(indoor, { options: { skyReplacement: true, skyTemplateId: 2 } })).sky, null);
+  });
+
+  it('crops as the options ask: to the ratio asked for, and not at all when none is', async () => {
+    const source = await sourceImage([await frame('scene.jpg')]);
+    assert.equal((await automaticSettings(source, { options: {} })).crop, null);
+    const { crop } = await automaticSettings(source, { options: editRequest({ cropAspectRatio: '4X5' }) });
+    assert.ok(crop, 'a crop to 4:5');
+    const ratio = ((crop.right - crop.left) * source.image.width) / ((crop.bottom - crop.top) * source.image.height);
+    assert.ok(Math.abs(ratio - 5 / 4) < 0.02, `ratio ${ratio}`);
   });
 
   it('a finished development is the render of the settings it reports, and they do what the options asked', async () => {
