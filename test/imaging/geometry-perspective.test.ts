@@ -13,7 +13,10 @@ const flat = { straightenAngle: 0, perspective: { vertical: 0, horizontal: 0 }, 
 /** A deterministic noise source, so the scenes are the same on every run. */
 function noise(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) - 0.5;
+  return () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff - 0.5;
+  };
 }
 
 /** Draws an image from a colour function of (x, y), with a little sensor-like noise. */
@@ -210,7 +213,7 @@ describe('lightroomGeometry', () => {
     const crop = { left: 0.1, top: 0.2, right: 0.7, bottom: 0.9 };
     const lr = lightroomGeometry(300, 200, { ...flat, crop });
     const got = [lr.cropLeft, lr.cropTop, lr.cropRight, lr.cropBottom];
-    [0.1, 0.2, 0.7, 0.9].forEach((v, i) => assert.ok(Math.abs(got[i]! - v) < 1e-12, `${got[i]} vs ${v}`));
+    for (const [i, v] of [0.1, 0.2, 0.7, 0.9].entries()) assert.ok(Math.abs(got[i]! - v) < 1e-12, `${got[i]} vs ${v}`);
     assert.deepEqual([lr.cropAngle, lr.hasCrop], [0, true]);
     assert.equal(lightroomGeometry(300, 200, flat).hasCrop, false);
   });

@@ -46,7 +46,12 @@ function useOriginals(uuid: string, items: ResultItem[]): Map<string, string> {
     }
     return map;
   }, [uuid, items]);
-  useEffect(() => () => urls.forEach((u) => URL.revokeObjectURL(u)), [urls]);
+  useEffect(
+    () => () => {
+      for (const u of urls) URL.revokeObjectURL(u);
+    },
+    [urls],
+  );
   return urls;
 }
 
