@@ -32,7 +32,10 @@ test('first come, first served: a small task does not overtake a waiting large o
     order.push('large');
     return r;
   });
-  const small = budget.acquire(10).then((r) => (order.push('small'), r));
+  const small = budget.acquire(10).then((r) => {
+    order.push('small');
+    return r;
+  });
   await tick();
   assert.deepEqual(order, [], 'the small one would fit, but the large one came first');
   running();
