@@ -48,7 +48,7 @@ function useOriginals(uuid: string, items: ResultItem[]): Map<string, string> {
   }, [uuid, items]);
   useEffect(
     () => () => {
-      for (const u of urls) URL.revokeObjectURL(u);
+      for (const u of urls.values()) URL.revokeObjectURL(u);
     },
     [urls],
   );
