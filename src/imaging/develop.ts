@@ -11,9 +11,9 @@ import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStra
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { shareable } from './bands.js';
 import { image16Of, shrinkToLongEdge } from './image16.js';
-import { render, renderForJpeg, type RenderContext } from './render.js';
+import { render, renderForJpeg, type RenderContext, skyOfSource } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
-import { skyMask } from './sky/mask.js';
+import { type SkyMaskResult, skyMask } from './sky/mask.js';
 import { toXmp } from './xmp.js';
 import type { Image16, PhotoMetadata, RgbImage } from './types.js';
 
@@ -105,6 +105,11 @@ function cropRequest(options: EstimateOptions): { mode: 'composition' | 'portrai
  * detectors the options call for (verticals, horizon, crops, sky).
  */
 export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit): Promise<DevelopSettings> {
+  return (await automaticEdit(source, edit)).settings;
+}
+
+/** automaticSettings, and the source's sky mask when the settings keep a sky (the renderer can reuse it). */
+async function automaticEdit(source: Source<RgbImage>, edit: AutoEdit): Promise<{ settings: DevelopSettings; skyMask?: SkyMaskResult }> {
   const { options } = edit;
   // The detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
@@ -123,11 +128,6 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   } else if (options.straighten) {
     settings.straightenAngle = detectStraighten(image()).angle;
   }
-  if (options.skyReplacement) {
-    const sky = await skyMask(image());
-    // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
-    if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
-  }
   const crop = cropRequest(options);
   if (crop) {
     const framed = await applyGeometry(image(), { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
@@ -137,7 +137,14 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
         ? portraitCrop(framed, await detectFaces(framed), { mode, ...(aspectRatio ? { aspect: aspectRatio } : {}), image: framed })
         : autoCrop(framed, { mode, aspect: aspectRatio });
   }
-  return settings;
+  if (!options.skyReplacement) return { settings };
+  const sky = await skyMask(image());
+  // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
+  if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) {
+    settings.sky = null;
+    return { settings };
+  }
+  return { settings, skyMask: sky };
 }
 
 export interface Developed {
@@ -154,8 +161,10 @@ function renderContext(source: Source<RgbImage>, context: RenderContext): Render
 /** Smart Editing: an automatic edit rendered to a finished JPEG. */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
-  const settings = await automaticSettings(source, edit);
-  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, context)), source.metadata)), settings };
+  const { settings, skyMask: sky } = await automaticEdit(source, edit);
+  // The sky found while deciding on it is the one to replace, unless geometry or window pull change the image first.
+  const known = sky && skyOfSource(settings) ? { skyMask: sky } : {};
+  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, { ...context, ...known })), source.metadata)), settings };
 }
 
 /** The JPEG and its thumbnail, encoded side by side (libvips runs both at once). */

@@ -25,6 +25,7 @@ import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { windowPull } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
+import type { SkyMaskResult } from './sky/mask.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
@@ -38,6 +39,8 @@ export interface RenderContext {
   skyTemplates?: ReadonlyMap<number, SkyTemplate>;
   /** The darkest frame of the bracket the image was merged from, same size: window pull recovers windows from it. */
   darkFrame?: Image16;
+  /** The image's sky mask, when the caller segmented it already: sky replacement uses it when it gets the image unchanged (see skyOfSource). */
+  skyMask?: SkyMaskResult;
 }
 
 /** Renders to a 16-bit image. */
@@ -59,7 +62,7 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   if (early) {
     const framed = await geometryStage(image16Of(image), s);
     const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
-    const composed = await compositeStage(framed, s, darkFrame, context.skyTemplates);
+    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) });
     input = await reduceNoise(composed, s.noiseReduction);
   }
   const developed = await developStage(input, s, retouch ? 16 : depth);
@@ -74,13 +77,23 @@ function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): 
   return developImage(planDevelop(image, s), image, depth);
 }
 
-/** Window pull and sky replacement, on the framed image before tone. */
-async function compositeStage(image: Image16, s: DevelopSettings, darkFrame: Image16 | undefined, skies: ReadonlyMap<number, SkyTemplate> | undefined): Promise<Image16> {
+/**
+ * Whether sky replacement sees the image as it was given (no geometry, no window pull
+ * before it), so that a sky mask of the source (RenderContext.skyMask) is its mask.
+ */
+export function skyOfSource(s: DevelopSettings): boolean {
+  return !hasGeometry(s) && s.windowPull === 0;
+}
+
+/** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */
+async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext): Promise<Image16> {
   let out = image;
-  if (s.windowPull > 0) out = await windowPull(out, s.windowPull, darkFrame ? { darkFrame } : {});
+  if (s.windowPull > 0) out = await windowPull(out, s.windowPull, context.darkFrame ? { darkFrame: context.darkFrame } : {});
   if (s.sky) {
-    const template = skies?.get(s.sky.templateId) ?? s.sky.templateId;
-    out = await replaceSky(out, { template, strength: s.sky.strength });
+    const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
+    const { skyMask } = context;
+    const known = skyMask && skyOfSource(s) && skyMask.width === out.width && skyMask.height === out.height ? { mask: skyMask } : {};
+    out = await replaceSky(out, { template, strength: s.sky.strength, ...known });
   }
   return out;
 }

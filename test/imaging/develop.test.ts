@@ -42,6 +42,24 @@ describe('develop', () => {
     assert.equal((await automaticSettings(indoor, { options: { skyReplacement: true, skyTemplateId: 2 } })).sky, null);
   });
 
+  it('the sky segmented while estimating is the one the renderer replaces, unless the image changes first', async () => {
+    const outdoor = await sourceImage([await frame('out.jpg')]);
+    const developed = await developFinished([await frame('out.jpg')], { options: editRequest({ skyReplacement: true, skyTemplateId: 2 }) });
+    const settings = developed.settings!;
+    assert.ok(settings.sky, 'the scene has a sky to replace');
+    // Handed over, the mask is used as it is: a mask of no sky replaces nothing.
+    const { width, height } = outdoor.image;
+    const noSky = { mask: new Float32Array(width * height), width, height, coverage: 0, confidence: 0 };
+    const withoutSky = await render(outdoor.image, { ...settings, sky: null });
+    assert.ok(meanLevels(await render(outdoor.image, settings, { skyMask: noSky }), withoutSky) < 0.01, 'the given mask is used');
+    assert.ok(meanLevels(await render(outdoor.image, settings), withoutSky) > 1, 'segmented anew, the sky is replaced');
+    // Once geometry has moved the pixels, the source's mask no longer fits them and the renderer segments again.
+    const turned = { ...settings, straightenAngle: 3 };
+    assert.ok(meanLevels(await render(outdoor.image, turned, { skyMask: noSky }), await render(outdoor.image, { ...turned, sky: null })) > 1);
+    const output = (await decodeImage(developed.bytes)).image;
+    assert.ok(meanLevels(output, await render(outdoor.image, settings)) < 3, 'the JPEG is those settings rendered, sky and all');
+  });
+
   it('crops as the options ask: to the ratio asked for, and not at all when none is', async () => {
     const source = await sourceImage([await frame('scene.jpg')]);
     assert.equal((await automaticSettings(source, { options: {} })).crop, null);
