@@ -7,11 +7,11 @@ import { type DecodedPhoto, decodeImage } from './decode.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from './encode.js';
 import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
-import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
+import { applyGeometry, applyGeometryToPlane, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { shareable } from './bands.js';
 import { image16Of, shrinkToLongEdge } from './image16.js';
-import { render, renderForJpeg, type RenderContext, skyOfSource } from './render.js';
+import { hasGeometry, render, renderForJpeg, type RenderContext, skyMaskApplies } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
 import { type SkyMaskResult, skyMask } from './sky/mask.js';
 import { toXmp } from './xmp.js';
@@ -147,6 +147,22 @@ async function automaticEdit(source: Source<RgbImage>, edit: AutoEdit): Promise<
   return { settings, skyMask: sky };
 }
 
+/** automaticSettings, with the sky mask found on the way moved as render's geometry will move the pixels (the source's is let go). */
+async function settingsForRender(source: Source<RgbImage>, edit: AutoEdit): Promise<{ settings: DevelopSettings; skyMask?: SkyMaskResult }> {
+  const { settings, skyMask } = await automaticEdit(source, edit);
+  // The sky found while deciding on it is the one to replace, unless window pull changes the pixels first.
+  return skyMask && skyMaskApplies(settings) ? { settings, skyMask: framedSky(skyMask, settings) } : { settings };
+}
+
+/** The source's sky mask moved as render's geometry moves the pixels: the framed image's mask. */
+function framedSky(sky: SkyMaskResult, s: DevelopSettings): SkyMaskResult {
+  if (!hasGeometry(s)) return sky;
+  const framed = applyGeometryToPlane(sky.mask, sky.width, sky.height, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
+  let sum = 0;
+  for (let i = 0; i < framed.data.length; i++) sum += framed.data[i]!;
+  return { mask: framed.data, width: framed.width, height: framed.height, coverage: sum / framed.data.length, confidence: sky.confidence };
+}
+
 export interface Developed {
   bytes: Buffer;
   thumbnail: Buffer | null;
@@ -161,10 +177,8 @@ function renderContext(source: Source<RgbImage>, context: RenderContext): Render
 /** Smart Editing: an automatic edit rendered to a finished JPEG. */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
-  const { settings, skyMask: sky } = await automaticEdit(source, edit);
-  // The sky found while deciding on it is the one to replace, unless geometry or window pull change the image first.
-  const known = sky && skyOfSource(settings) ? { skyMask: sky } : {};
-  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, { ...context, ...known })), source.metadata)), settings };
+  const { settings, skyMask } = await settingsForRender(source, edit);
+  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, { ...context, ...(skyMask ? { skyMask } : {}) })), source.metadata)), settings };
 }
 
 /** The JPEG and its thumbnail, encoded side by side (libvips runs both at once). */

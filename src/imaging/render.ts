@@ -39,7 +39,11 @@ export interface RenderContext {
   skyTemplates?: ReadonlyMap<number, SkyTemplate>;
   /** The darkest frame of the bracket the image was merged from, same size: window pull recovers windows from it. */
   darkFrame?: Image16;
-  /** The image's sky mask, when the caller segmented it already: sky replacement uses it when it gets the image unchanged (see skyOfSource). */
+  /**
+   * The sky mask of the framed image (after geometry), when the caller segmented the sky
+   * already: sky replacement uses it rather than segmenting again, unless window pull
+   * changes the image first (see skyMaskApplies).
+   */
   skyMask?: SkyMaskResult;
 }
 
@@ -77,12 +81,9 @@ function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): 
   return developImage(planDevelop(image, s), image, depth);
 }
 
-/**
- * Whether sky replacement sees the image as it was given (no geometry, no window pull
- * before it), so that a sky mask of the source (RenderContext.skyMask) is its mask.
- */
-export function skyOfSource(s: DevelopSettings): boolean {
-  return !hasGeometry(s) && s.windowPull === 0;
+/** Whether sky replacement sees the framed image unchanged (no window pull before it), so that RenderContext.skyMask is its mask. */
+export function skyMaskApplies(s: DevelopSettings): boolean {
+  return s.windowPull === 0;
 }
 
 /** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */
@@ -92,7 +93,7 @@ async function compositeStage(image: Image16, s: DevelopSettings, context: Rende
   if (s.sky) {
     const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
     const { skyMask } = context;
-    const known = skyMask && skyOfSource(s) && skyMask.width === out.width && skyMask.height === out.height ? { mask: skyMask } : {};
+    const known = skyMask && skyMaskApplies(s) && skyMask.width === out.width && skyMask.height === out.height ? { mask: skyMask } : {};
     out = await replaceSky(out, { template, strength: s.sky.strength, ...known });
   }
   return out;
@@ -104,6 +105,6 @@ export async function geometryStage(image: Image16, s: DevelopSettings): Promise
   return applyGeometry(image, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
 }
 
-function hasGeometry(s: DevelopSettings): boolean {
+export function hasGeometry(s: DevelopSettings): boolean {
   return s.straightenAngle !== 0 || s.crop !== null || s.perspective.vertical !== 0 || s.perspective.horizontal !== 0;
 }

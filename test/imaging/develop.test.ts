@@ -53,11 +53,22 @@ describe('develop', () => {
     const withoutSky = await render(outdoor.image, { ...settings, sky: null });
     assert.ok(meanLevels(await render(outdoor.image, settings, { skyMask: noSky }), withoutSky) < 0.01, 'the given mask is used');
     assert.ok(meanLevels(await render(outdoor.image, settings), withoutSky) > 1, 'segmented anew, the sky is replaced');
-    // Once geometry has moved the pixels, the source's mask no longer fits them and the renderer segments again.
+    // A mask that does not fit the framed image is not used: the renderer segments again.
     const turned = { ...settings, straightenAngle: 3 };
     assert.ok(meanLevels(await render(outdoor.image, turned, { skyMask: noSky }), await render(outdoor.image, { ...turned, sky: null })) > 1);
     const output = (await decodeImage(developed.bytes)).image;
     assert.ok(meanLevels(output, await render(outdoor.image, settings)) < 3, 'the JPEG is those settings rendered, sky and all');
+  });
+
+  it('with perspective correction, the sky mask moves with the pixels: the JPEG is what segmenting the corrected image gives', async () => {
+    const street = await frame('street.jpg', keystonedStreet(480, 360));
+    const developed = await developFinished([street], { options: editRequest({ perspectiveCorrection: true, skyReplacement: true, skyTemplateId: 2 }) });
+    const settings = developed.settings!;
+    assert.ok(settings.sky && settings.perspective.vertical !== 0, 'a sky replaced on a corrected photo');
+    const source = await sourceImage([street]);
+    const output = (await decodeImage(developed.bytes)).image;
+    assert.ok(meanLevels(output, await render(source.image, settings)) < 3, 'as the renderer segmenting on its own');
+    assert.ok(meanLevels(output, await render(source.image, { ...settings, sky: null })) > 1, 'the sky was replaced');
   });
 
   it('crops as the options ask: to the ratio asked for, and not at all when none is', async () => {
