@@ -27,8 +27,8 @@ export const EditRequest = Type.Object(
     perspectiveCorrection: off,
     straighten: off,
     skyReplacement: off,
-    /** With skyReplacement: the template, fixed when the edit is submitted. */
-    skyTemplateId: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { default: null }),
+    /** With skyReplacement: the template, fixed when the edit is submitted (any integer: the service's lookup says whether it exists). */
+    skyTemplateId: Type.Union([Type.Integer(), Type.Null()], { default: null }),
     crop: off,
     portraitCrop: off,
     headshotCrop: off,

@@ -56,6 +56,8 @@ describe('stored records', () => {
     assert.deepEqual(editRequestFromWire({ hdr_merge: true, hdr_output_compression: null, photography_type: null }), { ...editRequest(), hdrMerge: true });
     assert.equal(editRequest().hdrOutputCompression, 'LOSSY');
     assert.throws(() => editRequest({ skyTemplateId: 1.5 }), /skyTemplateId/);
+    // Whether a template exists is the submission's to say (a 4xx naming it), not the request's shape.
+    assert.equal(editRequestFromWire({ sky_replacement: true, sky_replacement_template_id: -5 }).skyTemplateId, -5);
   });
 
   test('a version this retouch does not know is refused rather than guessed', () => {
