@@ -19,7 +19,7 @@ export async function applyGeometry(image: Image16, g: GeometrySettings): Promis
 
 /** applyGeometry on a plane of floats at the image's size (a mask), so that it stays on the pixels applyGeometry moves. */
 export function applyGeometryToPlane(plane: Float32Array, width: number, height: number, g: GeometrySettings): { data: Float32Array; width: number; height: number } {
-  if (plane.length !== width * height) throw invalidParameterError('plane.length', `${width} × ${height}`, plane.length);
+  if (plane.length !== width * height) throw invalidParameterError('plane.length', `${width * height} (width × height)`, plane.length);
   const plan = checkedPlan(width, height, g);
   return { data: resamplePlane(plane, width, height, plan), width: plan.width, height: plan.height };
 }
