@@ -61,9 +61,9 @@ interface Outcome {
 function check(spec: string, photo: Photo, after: Image16, m: Measured, cache: Map<string, number>): { ok: boolean; wrongWay: boolean; reading: string } {
   const before = photo.measured;
   const ratio = (w: number, h: number) => w / h;
-  let match: RegExpExecArray | null;
-  if ((match = /^aspect=(\d+):(\d+)$/.exec(spec))) {
-    const want = Number(match[1]) / Number(match[2]);
+  const aspect = /^aspect=(\d+):(\d+)$/.exec(spec);
+  if (aspect) {
+    const want = Number(aspect[1]) / Number(aspect[2]);
     const got = ratio(m.width, m.height);
     return { ok: Math.abs(got / want - 1) < 0.015, wrongWay: false, reading: `aspect ${fixed(got, 3)}` };
   }
@@ -77,8 +77,9 @@ function check(spec: string, photo: Photo, after: Image16, m: Measured, cache: M
     return { ok: share < 0.97, wrongWay: share > 1, reading: `area ×${fixed(share)}` };
   }
   if (spec === 'tb=flip') return { ok: Math.sign(m.topMinusBottom) === -Math.sign(before.topMinusBottom) && Math.abs(m.topMinusBottom + before.topMinusBottom) < 0.5, wrongWay: false, reading: `top−bottom ${fixed(before.topMinusBottom, 1)} → ${fixed(m.topMinusBottom, 1)}` };
-  if ((match = /^turn([+-])(\d+(?:\.\d+)?)$/.exec(spec))) {
-    const want = (match[1] === '+' ? 1 : -1) * Number(match[2]);
+  const turn = /^turn([+-])(\d+(?:\.\d+)?)$/.exec(spec);
+  if (turn) {
+    const want = (turn[1] === '+' ? 1 : -1) * Number(turn[2]);
     const turned = turnBetween(before, m);
     return { ok: Math.abs(turned - want) <= 0.1 * Math.abs(want), wrongWay: Math.sign(turned) === -Math.sign(want), reading: `turned ${fixed(turned, 2)}° clockwise` };
   }
@@ -92,7 +93,7 @@ function check(spec: string, photo: Photo, after: Image16, m: Measured, cache: M
     const a = verticalTilt(after);
     return { ok: a < b - 0.2, wrongWay: a > b + 0.2, reading: `vertical tilt ${fixed(b, 2)}° → ${fixed(a, 2)}°` };
   }
-  match = /^(L|a|b|C|rms|hi|lo|fine|grain|local)(\+|-|=|>=|<=)$/.exec(spec);
+  const match = /^(L|a|b|C|rms|hi|lo|fine|grain|local)(\+|-|=|>=|<=)$/.exec(spec);
   if (!match) throw new Error(`Unknown expectation "${spec}"`);
   const [, key, op] = match as unknown as [string, string, string];
   let from: number;

@@ -15,7 +15,7 @@ import { encodeJpeg } from '../src/imaging/encode.js';
 import { estimate } from '../src/imaging/estimate.js';
 import { render } from '../src/imaging/render.js';
 import { BUILT_IN_STYLES, applyBias, type Style, type StyleBias } from '../src/imaging/settings.js';
-import { fitStyleFromExamples } from '../src/imaging/style-fit.js';
+import { fitStyleFromExamples } from '../src/imaging/style-fit/fit-style.js';
 import type { Image16 } from '../src/imaging/types.js';
 import { thumbnail } from './image16.js';
 import { meanCiede2000 } from './metrics/ciede2000.js';

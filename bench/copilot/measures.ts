@@ -87,9 +87,9 @@ function laplacian(l: Float32Array, width: number, height: number): { fine: numb
       histogram[Math.min(BINS, Math.round(Math.abs(v) * 100))]!++;
     }
   }
-  let seen = 0;
+  let seen = histogram[0]!;
   let bin = 0;
-  while (bin < BINS && (seen += histogram[bin]!) < count / 2) bin++;
+  while (bin < BINS && seen < count / 2) seen += histogram[++bin]!;
   const mean = sum / count;
   return { fine: sq / count - mean * mean, grain: bin / 100 };
 }

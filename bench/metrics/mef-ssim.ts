@@ -164,7 +164,7 @@ function scaleScore(sources: Grey[], fused: Grey): number {
   let count = 0;
   for (let y0 = RADIUS; y0 < height - RADIUS; y0 += STRIP_ROWS) {
     const y1 = Math.min(height - RADIUS, y0 + STRIP_ROWS);
-    products.forEach((p, i) => filterStrip(planes, p, y0, y1, boxes[i]!, gausses[i]!, scratch));
+    for (const [i, p] of products.entries()) filterStrip(planes, p, y0, y1, boxes[i]!, gausses[i]!, scratch);
     const n = (y1 - y0) * valid;
     for (let i = 0; i < n; i++) {
       let maxEd = 0;

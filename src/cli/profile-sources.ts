@@ -7,7 +7,7 @@ import path from 'node:path';
 import { InvalidRequest } from '../domain/errors.js';
 import { decodeImage } from '../imaging/decode.js';
 import type { Style } from '../imaging/settings.js';
-import { fitStyleFromExamples, styleFromXmpSettings } from '../imaging/style-fit.js';
+import { fitStyleFromExamples, styleFromXmpSettings } from '../imaging/style-fit/fit-style.js';
 import { fromXmp } from '../imaging/xmp.js';
 
 /** A sidecar made for a RAW carries absolute white balance (crs:Temperature), one for a JPEG an increment. */

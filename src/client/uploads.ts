@@ -139,8 +139,10 @@ export class Uploader<F extends UploadFile> {
   }
 
   private entry(file: F): FileProgress {
-    let p = this.progress.get(file.name);
-    if (!p) this.progress.set(file.name, (p = { name: file.name, size: file.size, sent: 0, state: 'waiting' }));
+    const known = this.progress.get(file.name);
+    if (known) return known;
+    const p: FileProgress = { name: file.name, size: file.size, sent: 0, state: 'waiting' };
+    this.progress.set(file.name, p);
     return p;
   }
 

@@ -15,7 +15,7 @@ function withId<T extends string>(table: CreateTableBuilder<T, never>, engine: E
 function migrations(engine: Engine): Record<string, Migration> {
   return {
     '0001_core': {
-      async up(db: Kysely<any>) {
+      async up(db: Kysely<unknown>) {
         await withId(db.schema.createTable('accounts'), engine)
           .addColumn('name', 'text', (c) => c.notNull().unique())
           .addColumn('api_key_hash', 'text', (c) => c.notNull().unique())
@@ -66,7 +66,7 @@ function migrations(engine: Engine): Record<string, Migration> {
       },
     },
     '0002_editing': {
-      async up(db: Kysely<any>) {
+      async up(db: Kysely<unknown>) {
         await db.schema.alterTable('accounts').addColumn('webhook_secret', 'text').execute();
         await db.schema.alterTable('projects').addColumn('options', 'text', (c) => c.notNull().defaultTo('{}')).execute();
         await db.schema.alterTable('projects').addColumn('callback_url', 'text').execute();
@@ -105,7 +105,7 @@ function migrations(engine: Engine): Record<string, Migration> {
       },
     },
     '0003_profiles': {
-      async up(db: Kysely<any>) {
+      async up(db: Kysely<unknown>) {
         await withId(db.schema.createTable('profiles'), engine)
           .addColumn('account_id', 'integer', (c) => c.references('accounts.id').onDelete('cascade'))
           .addColumn('builtin_key', 'text', (c) => c.unique())
@@ -130,7 +130,7 @@ function migrations(engine: Engine): Record<string, Migration> {
       },
     },
     '0004_copilot': {
-      async up(db: Kysely<any>) {
+      async up(db: Kysely<unknown>) {
         await withId(db.schema.createTable('copilot_versions'), engine)
           .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
           .addColumn('file_name', 'text', (c) => c.notNull())
@@ -145,14 +145,14 @@ function migrations(engine: Engine): Record<string, Migration> {
       },
     },
     '0005_job_takes': {
-      async up(db: Kysely<any>) {
+      async up(db: Kysely<unknown>) {
         await db.schema.alterTable('jobs').addColumn('takes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
       },
     },
   };
 }
 
-export async function migrateToLatest(db: Kysely<any>, engine: Engine): Promise<void> {
+export async function migrateToLatest<DB>(db: Kysely<DB>, engine: Engine): Promise<void> {
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations(engine) },

@@ -1,14 +1,14 @@
 /**
  * The imaging engine as the domain needs it: what each flow asks of it, in the domain's
- * terms (photos as bytes, the stored edit options, settings as records). The adapter in
+ * terms (photos as bytes, the stored edit request, settings as records). The adapter in
  * jobs/imaging-pool.ts implements it on worker threads over the pure library in imaging/.
  */
+import type { EditRequest } from '../imaging/edit-request.js';
 import type { BracketCandidate } from '../imaging/hdr/index.js';
 import type { PostOptions } from '../imaging/post.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
 import type { CopilotDelta } from './copilot/instructions/index.js';
 import type { Rotation } from './manifests.js';
-import type { I2iEditOptions, ProfileEditOptions } from './records/edit-options.js';
 
 /** A source photo as the engine receives it. */
 export interface SourceFrame {
@@ -60,9 +60,9 @@ export interface ImagingEngine {
   /** Reads a photo's metadata for bracket grouping. */
   frameInfo(bytes: Buffer, fileName: string): Promise<FrameInfo>;
   /** Smart Editing: develops frames (merged when several) into a finished JPEG. */
-  developI2i(frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null): Promise<DevelopedOutput>;
+  developI2i(frames: SourceFrame[], request: EditRequest, sky: SkySource | null): Promise<DevelopedOutput>;
   /** Profile flow: estimates settings (biased by the profile's style) and writes them as an XMP sidecar, with a rendered preview. */
-  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: Style; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput>;
+  edit(frames: SourceFrame[], job: { request: EditRequest; style: Style; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput>;
   /** Renders settings from the sources at full resolution to a JPEG. */
   export(frames: SourceFrame[], job: { settings: DevelopSettings; sky: SkySource | null }): Promise<DevelopedOutput>;
   /** Resizes, watermarks, converts an exported JPEG. */

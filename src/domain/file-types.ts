@@ -21,9 +21,12 @@ export function photoKind(fileName: string): PhotoKind | null {
   return null;
 }
 
+/** C0 controls and DEL. */
+const hasControlCharacter = (text: string) => [...text].some((ch) => ch.charCodeAt(0) < 0x20 || ch === '\u007f');
+
 /** Names become the last segment of object keys and of download links: they must be plain names. */
 export function assertPlainFileName(fileName: string): void {
-  const bad = /[/\\]|[\u0000-\u001f\u007f]/.test(fileName) || fileName === '.' || fileName === '..' || fileName.includes('..');
+  const bad = /[/\\]/.test(fileName) || hasControlCharacter(fileName) || fileName === '.' || fileName === '..' || fileName.includes('..');
   if (bad || fileName.trim() === '' || Buffer.byteLength(fileName) > 255) {
     throw new InvalidRequest(
       `File name ${JSON.stringify(fileName)} is not valid: send a plain file name of at most 255 bytes, without path separators, "..", or control characters.`,

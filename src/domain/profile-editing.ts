@@ -5,12 +5,13 @@ import type { PostOptions } from '../imaging/post.js';
 import type { BlobStore } from './blob-store.js';
 import type { BatchService, StageName } from './batch.js';
 import { nowIso } from './clock.js';
-import type { DevelopedOutput, ImagingEngine, SkySource } from './engine.js';
+import type { DevelopedOutput, ImagingEngine } from './engine.js';
 import { InvalidRequest } from './errors.js';
 import { photoKind } from './file-types.js';
 import type { PhotoPlanner } from './photo-plan.js';
 import type { ProfilesService } from './profiles.js';
-import { editOptionsRecords, type ProfileEditOptions } from './records/edit-options.js';
+import { editOptionsRecords } from './records/edit-options.js';
+import { type EditRequest, editRequestRecord, enabledTools } from './records/edit-request.js';
 import { settingsOf, sourcesOf } from './records/outputs.js';
 import { fullStyle, styleRecord } from './records/profiles.js';
 import { CorruptRecord } from './records/stored-record.js';
@@ -18,9 +19,11 @@ import type { SkyTemplatesService } from './sky-templates.js';
 import { storageKeys } from './storage-keys.js';
 import type { SubmissionChecks } from './submission.js';
 
-export interface ProfileEditRequest extends ProfileEditOptions {
-  profile_key: number;
-  callback_url: string | null;
+/** An edit request of the profile flow: the edit, the profile it is biased by, where to call back. */
+export interface ProfileEditSubmission {
+  profileKey: number;
+  request: EditRequest;
+  callbackUrl: string | null;
 }
 
 export const ACCEPTED = {
@@ -77,24 +80,23 @@ export class ProfileEditingService {
     });
   }
 
-  async submitEdit(account: Account, project: Project, request: ProfileEditRequest): Promise<string> {
+  async submitEdit(account: Account, project: Project, submitted: ProfileEditSubmission): Promise<string> {
     const { checks } = this.deps;
     if (project.state !== 'created') return ACCEPTED.edit;
-    const profile = await this.deps.profiles.forEdit(account, request.profile_key);
+    const profile = await this.deps.profiles.forEdit(account, submitted.profileKey);
     const photos = await checks.uploadedPhotos(project);
     const raw = photos.some((f) => photoKind(f.file_name) === 'RAW');
     if (profile.image_type === 'JPG' && raw) throw new InvalidRequest('Unable to send raw images with JPEG profile');
     if (profile.image_type === 'RAW' && !raw) throw new InvalidRequest('Unable to send JPEGs images with raw profile');
     await checks.manifests(project, photos);
-    const { profile_key: _, callback_url, ...options } = request;
-    if (options.sky_replacement) options.sky_replacement_template_id = (await this.deps.skyTemplates.resolve(options.sky_replacement_template_id)).id;
-    await checks.callbackUrl(callback_url);
+    const request = await this.deps.skyTemplates.fixTemplate(submitted.request);
+    await checks.callbackUrl(submitted.callbackUrl);
     await checks.trialCap(account, photos.length);
     const started = await this.deps.batches.start(project, 'edit', ['created'], {
       profile_id: profile.id,
-      options: editOptionsRecords.profile.encode(options),
-      ai_tools: editOptionsRecords.aiTools.encode(enabledOptions(options)),
-      callback_url,
+      options: editRequestRecord.encode(request),
+      ai_tools: editOptionsRecords.aiTools.encode(enabledTools(request)),
+      callback_url: submitted.callbackUrl,
       submitted_at: nowIso(),
     });
     if (started) await checks.closeUploads(project);
@@ -122,7 +124,7 @@ export class ProfileEditingService {
   }
 
   private planEdit(project: Project) {
-    return this.deps.planner.plan(project, { hdr: editOptionsOf(project).hdr_merge, extension: '.xmp' });
+    return this.deps.planner.plan(project, { hdr: requestOf(project).hdrMerge, extension: '.xmp' });
   }
 
   /** One output per delivered output of the earlier stage, named after it. */
@@ -136,19 +138,15 @@ export class ProfileEditingService {
     return (await this.deps.repos.profiles.byId(project.profile_id!))!;
   }
 
-  private async sky(options: { sky_replacement: boolean; sky_replacement_template_id: number | null }): Promise<SkySource | null> {
-    return options.sky_replacement && options.sky_replacement_template_id !== null ? this.deps.skyTemplates.source(options.sky_replacement_template_id) : null;
-  }
-
   private async developEdit(project: Project, output: Output): Promise<DevelopedOutput> {
-    const options = editOptionsOf(project);
+    const request = requestOf(project);
     const profile = await this.profileOf(project);
     const base = path.parse(output.file_name).name;
     return this.deps.engine.edit(await this.deps.planner.frames(project, sourcesOf(output)), {
-      options,
+      request,
       style: fullStyle(styleRecord.decode(profile.style, `profile ${profile.id}`)),
-      sky: await this.sky(options),
-      mergedName: `${base}${options.hdr_output_compression === 'LOSSLESS' ? '.tif' : '.jpg'}`,
+      sky: await this.deps.skyTemplates.forEdit(request),
+      mergedName: `${base}${request.hdrOutputCompression === 'LOSSLESS' ? '.tif' : '.jpg'}`,
     });
   }
 
@@ -161,7 +159,7 @@ export class ProfileEditingService {
     const edit = (await this.deps.repos.outputs.byName(project.id, 'edit', editName!))!;
     const settings = settingsOf(edit);
     if (!settings) throw new CorruptRecord(`Edit output ${edit.id} has no develop settings to export.`);
-    return this.deps.engine.export(await this.deps.planner.framesOf(project, output), { settings, sky: await this.sky(editOptionsOf(project)) });
+    return this.deps.engine.export(await this.deps.planner.framesOf(project, output), { settings, sky: await this.deps.skyTemplates.forEdit(requestOf(project)) });
   }
 
   private async developPost(project: Project, output: Output): Promise<DevelopedOutput> {
@@ -180,19 +178,10 @@ export class ProfileEditingService {
   }
 }
 
-function editOptionsOf(project: Project): ProfileEditOptions {
-  return editOptionsRecords.profile.decode(project.options, `project ${project.id}`);
+function requestOf(project: Project): EditRequest {
+  return editRequestRecord.decode(project.options, `project ${project.id}`);
 }
 
 function postOptionsOf(project: Project): PostOptions {
   return editOptionsRecords.post.decode(project.post_options!, `project ${project.id}`);
-}
-
-const TOOL_OPTIONS = [
-  'crop', 'straighten', 'hdr_merge', 'portrait_crop', 'headshot_crop', 'smooth_skin', 'subject_mask', 'perspective_correction', 'sky_replacement', 'window_pull',
-] as const;
-
-/** The boolean options that were on, for the project item's ai_tools. */
-function enabledOptions(options: ProfileEditOptions): string[] {
-  return TOOL_OPTIONS.filter((o) => options[o]);
 }

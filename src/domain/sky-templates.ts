@@ -5,6 +5,7 @@ import type { BlobStore } from './blob-store.js';
 import { nowIso } from './clock.js';
 import type { ImagingEngine, SkySource } from './engine.js';
 import { InvalidRequest, NotFound } from './errors.js';
+import type { EditRequest } from './records/edit-request.js';
 
 /** A template the imaging library makes itself (procedural skies). */
 export interface BuiltInSkyTemplate {
@@ -52,6 +53,16 @@ export class SkyTemplatesService {
     const chosen = id === null ? (templates.find((t) => t.is_default === 1) ?? templates[0]) : templates.find((t) => t.id === id);
     if (!chosen) throw new InvalidRequest(`Sky template ${id} not found. Available templates: ${templates.map((t) => t.id).join(', ')}.`);
     return chosen;
+  }
+
+  /** The request with its sky template fixed: the one named, or the default one now, so that a later change of default does not change the edit. */
+  async fixTemplate(request: EditRequest): Promise<EditRequest> {
+    return request.skyReplacement ? { ...request, skyTemplateId: (await this.resolve(request.skyTemplateId)).id } : request;
+  }
+
+  /** What the engine needs to paint the sky an edit asked for; null when it asked for none. */
+  async forEdit(request: EditRequest): Promise<SkySource | null> {
+    return request.skyReplacement && request.skyTemplateId !== null ? this.source(request.skyTemplateId) : null;
   }
 
   async source(id: number): Promise<SkySource> {

@@ -10,7 +10,7 @@
  */
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 import type { RgbImage } from './types.js';
-import { developRows, type DevelopPlan, type Samples } from './tone/develop.js';
+import { developRows, type DevelopPlan, type Samples } from './tone/pixel-pass.js';
 
 /** Below this many pixels, announcing and sharing cost more than they save. */
 const SHARED_MIN_PIXELS = 2_000_000;

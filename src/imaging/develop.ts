@@ -7,13 +7,13 @@ import { type DecodedPhoto, decodeImage } from './decode.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from './encode.js';
 import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
-import { applyGeometry, autoCrop, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
+import { applyGeometry, applyGeometryToPlane, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { shareable } from './bands.js';
 import { image16Of, shrinkToLongEdge } from './image16.js';
-import { render, renderForJpeg, type RenderContext } from './render.js';
+import { hasGeometry, render, renderForJpeg, type RenderContext, skyMaskApplies } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
-import { skyMask } from './sky/mask.js';
+import { type SkyMaskResult, skyMask } from './sky/mask.js';
 import { toXmp } from './xmp.js';
 import type { Image16, PhotoMetadata, RgbImage } from './types.js';
 
@@ -85,11 +85,19 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
 const SKY_MIN_COVERAGE = 0.02;
 const SKY_MIN_CONFIDENCE = 0.5;
 
-/** What an automatic edit is asked for. */
+/** What an automatic edit is asked for: the edit request's options, biased by a profile's style. */
 export interface AutoEdit {
   style?: Style;
-  photographyType?: string | null;
   options: EstimateOptions;
+}
+
+/** The automatic crop the options ask for: a detector's mode and the ratio to reach; null for none. */
+function cropRequest(options: EstimateOptions): { mode: 'composition' | 'portrait' | 'headshot' | 'aspect'; aspectRatio: CropAspect | null } | null {
+  const aspectRatio = options.cropAspectRatio ?? null;
+  if (options.portraitCrop) return { mode: 'portrait', aspectRatio };
+  if (options.headshotCrop) return { mode: 'headshot', aspectRatio };
+  if (options.crop) return { mode: 'composition', aspectRatio };
+  return aspectRatio ? { mode: 'aspect', aspectRatio } : null;
 }
 
 /**
@@ -97,12 +105,17 @@ export interface AutoEdit {
  * detectors the options call for (verticals, horizon, crops, sky).
  */
 export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit): Promise<DevelopSettings> {
+  return (await automaticEdit(source, edit)).settings;
+}
+
+/** automaticSettings, and the source's sky mask when the settings keep a sky (the renderer can reuse it). */
+async function automaticEdit(source: Source<RgbImage>, edit: AutoEdit): Promise<{ settings: DevelopSettings; skyMask?: SkyMaskResult }> {
   const { options } = edit;
   // The detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
   const settings = estimate(source.image, {
     ...(edit.style ? { style: edit.style } : {}),
-    ...(edit.photographyType ? { photographyType: edit.photographyType } : {}),
+    ...(options.photographyType ? { photographyType: options.photographyType } : {}),
     // hdr_merge asks for merging; what counts is whether this output is a merge.
     options: { ...options, hdrMerge: source.frames > 1, ...(source.frames > 1 ? { hdrFrames: source.frames } : {}) },
     metadata: source.metadata,
@@ -115,20 +128,39 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   } else if (options.straighten) {
     settings.straightenAngle = detectStraighten(image()).angle;
   }
-  if (options.skyReplacement) {
-    const sky = await skyMask(image());
-    // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
-    if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
-  }
-  if (settings.autoCrop) {
+  const crop = cropRequest(options);
+  if (crop) {
     const framed = await applyGeometry(image(), { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
-    const { mode, aspectRatio } = settings.autoCrop;
+    const { mode, aspectRatio } = crop;
     settings.crop =
       mode === 'portrait' || mode === 'headshot'
         ? portraitCrop(framed, await detectFaces(framed), { mode, ...(aspectRatio ? { aspect: aspectRatio } : {}), image: framed })
         : autoCrop(framed, { mode, aspect: aspectRatio });
   }
-  return settings;
+  if (!options.skyReplacement) return { settings };
+  const sky = await skyMask(image());
+  // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
+  if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) {
+    settings.sky = null;
+    return { settings };
+  }
+  return { settings, skyMask: sky };
+}
+
+/** automaticSettings, with the sky mask found on the way moved as render's geometry will move the pixels (the source's is let go). */
+async function settingsForRender(source: Source<RgbImage>, edit: AutoEdit): Promise<{ settings: DevelopSettings; skyMask?: SkyMaskResult }> {
+  const { settings, skyMask } = await automaticEdit(source, edit);
+  // The sky found while deciding on it is the one to replace, unless window pull changes the pixels first.
+  return skyMask && skyMaskApplies(settings) ? { settings, skyMask: framedSky(skyMask, settings) } : { settings };
+}
+
+/** The source's sky mask moved as render's geometry moves the pixels: the framed image's mask. */
+function framedSky(sky: SkyMaskResult, s: DevelopSettings): SkyMaskResult {
+  if (!hasGeometry(s)) return sky;
+  const framed = applyGeometryToPlane(sky.mask, sky.width, sky.height, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
+  let sum = 0;
+  for (let i = 0; i < framed.data.length; i++) sum += framed.data[i]!;
+  return { mask: framed.data, width: framed.width, height: framed.height, coverage: sum / framed.data.length, confidence: sky.confidence };
 }
 
 export interface Developed {
@@ -145,8 +177,8 @@ function renderContext(source: Source<RgbImage>, context: RenderContext): Render
 /** Smart Editing: an automatic edit rendered to a finished JPEG. */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
-  const settings = await automaticSettings(source, edit);
-  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, context)), source.metadata)), settings };
+  const { settings, skyMask } = await settingsForRender(source, edit);
+  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, { ...context, ...(skyMask ? { skyMask } : {}) })), source.metadata)), settings };
 }
 
 /** The JPEG and its thumbnail, encoded side by side (libvips runs both at once). */
@@ -161,7 +193,7 @@ async function finished(image: RgbImage, metadata: PhotoMetadata): Promise<Omit<
  */
 export async function developSidecar(
   frames: SourceFrame[],
-  edit: AutoEdit & { mergedName: string; lossless: boolean },
+  edit: AutoEdit & { mergedName: string },
   context: RenderContext = {},
 ): Promise<Developed> {
   const source = await sourceImage(frames);
@@ -181,7 +213,7 @@ export async function developSidecar(
   );
   const developed: Developed = { bytes: xmp, thumbnail: await encodeThumbnail(preview), settings };
   if (source.frames > 1) {
-    const merged = edit.lossless ? await encodeTiff16(source.image, { metadata: source.metadata }) : await encodeJpeg(source.image, { metadata: source.metadata, quality: 95 });
+    const merged = edit.options.hdrOutputCompression === 'LOSSLESS' ? await encodeTiff16(source.image, { metadata: source.metadata }) : await encodeJpeg(source.image, { metadata: source.metadata, quality: 95 });
     developed.companion = { fileName: edit.mergedName, bytes: merged };
   }
   return developed;

@@ -9,30 +9,19 @@
 import { LUMA_B, LUMA_G, LUMA_R } from './colour.js';
 import { invalidParameterError } from './args.js';
 import { assertRgbImage } from './image16.js';
-import { developMatrix } from './tone/develop.js';
-import { applyBias, clampSettings, defaultSettings, type CropAspectRatio, type DevelopSettings, type Style, type StyleBias } from './settings.js';
+import type { EditRequest } from './edit-request.js';
+import { developMatrix } from './tone/pixel-pass.js';
+import { applyBias, clampSettings, defaultSettings, type DevelopSettings, type Style, type StyleBias } from './settings.js';
 import { toneCurve } from './tone/curve.js';
 import { linearPreview, transformLinear, type LinearImage } from './tone/preview.js';
 import { estimateWhite } from './tone/white-balance.js';
 import type { PhotoMetadata, RgbImage } from './types.js';
 
-/** The edit options of the API (both flows), in camelCase. */
-export interface EstimateOptions {
-  hdrMerge?: boolean;
-  /** Frames merged into this image when hdrMerge is set (2..9). */
-  hdrFrames?: number;
-  perspectiveCorrection?: boolean;
-  skyReplacement?: boolean;
-  skyTemplateId?: number;
-  straighten?: boolean;
-  crop?: boolean;
-  cropAspectRatio?: CropAspectRatio;
-  portraitCrop?: boolean;
-  headshotCrop?: boolean;
-  smoothSkin?: boolean;
-  subjectMask?: boolean;
-  windowPull?: boolean;
-}
+/**
+ * An EditRequest's options, any left out off (its photographyType is read from the context);
+ * hdrFrames counts the frames merged into the image when hdrMerge is set (2..9).
+ */
+export type EstimateOptions = Partial<EditRequest> & { hdrFrames?: number };
 
 export interface EstimateContext {
   style?: Style;
@@ -83,7 +72,7 @@ function assertOptions(options: EstimateOptions): void {
   if (options.straighten && options.perspectiveCorrection) throw new Error('Expected at most one of options.straighten and options.perspectiveCorrection');
   if (options.skyReplacement && !Number.isInteger(options.skyTemplateId)) throw invalidParameterError('options.skyTemplateId', 'an integer with options.skyReplacement', options.skyTemplateId);
   if (options.hdrMerge && !(Number.isInteger(options.hdrFrames) && options.hdrFrames! >= 2 && options.hdrFrames! <= 9)) throw invalidParameterError('options.hdrFrames', 'an integer between 2 and 9 with options.hdrMerge', options.hdrFrames);
-  if (options.cropAspectRatio !== undefined && !['2X3', '4X5', '5X7'].includes(options.cropAspectRatio)) throw invalidParameterError('options.cropAspectRatio', 'one of 2X3, 4X5, 5X7', options.cropAspectRatio);
+  if (options.cropAspectRatio != null && !['2X3', '4X5', '5X7'].includes(options.cropAspectRatio)) throw invalidParameterError('options.cropAspectRatio', 'one of 2X3, 4X5, 5X7', options.cropAspectRatio);
 }
 
 /** Value below which the given fraction of the samples lies (samples are sorted in place). */
@@ -240,9 +229,4 @@ function applyOptions(settings: DevelopSettings, options: EstimateOptions): void
   if (options.windowPull) settings.windowPull = WINDOW_PULL_DEFAULT;
   if (options.smoothSkin) settings.smoothSkin = SMOOTH_SKIN_DEFAULT;
   if (options.subjectMask) settings.subjectEmphasis = SUBJECT_EMPHASIS_DEFAULT;
-  const aspectRatio = options.cropAspectRatio ?? null;
-  if (options.portraitCrop) settings.autoCrop = { mode: 'portrait', aspectRatio };
-  else if (options.headshotCrop) settings.autoCrop = { mode: 'headshot', aspectRatio };
-  else if (options.crop) settings.autoCrop = { mode: 'composition', aspectRatio };
-  else if (aspectRatio) settings.autoCrop = { mode: 'aspect', aspectRatio };
 }

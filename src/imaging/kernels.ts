@@ -1,7 +1,7 @@
 /**
  * The engine's WebAssembly kernels (kernels/pixels.ts, AssemblyScript with SIMD, built by
  * `npm run build`): one instance per thread, made on first use. Each instance has its own
- * memory, which callers lay out themselves and grow as needed (see tone/develop.ts).
+ * memory, which callers lay out themselves and grow as needed (see tone/pixel-pass.ts).
  */
 import fs from 'node:fs';
 

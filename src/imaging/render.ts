@@ -25,10 +25,11 @@ import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { windowPull } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
+import type { SkyMaskResult } from './sky/mask.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
-import { planDevelop } from './tone/develop.js';
+import { planDevelop } from './tone/pixel-pass.js';
 import { developImage } from './bands.js';
 import type { Image16, RgbImage } from './types.js';
 
@@ -38,6 +39,12 @@ export interface RenderContext {
   skyTemplates?: ReadonlyMap<number, SkyTemplate>;
   /** The darkest frame of the bracket the image was merged from, same size: window pull recovers windows from it. */
   darkFrame?: Image16;
+  /**
+   * The sky mask of the framed image (after geometry), when the caller segmented the sky
+   * already: sky replacement uses it rather than segmenting again, unless window pull
+   * changes the image first (see skyMaskApplies).
+   */
+  skyMask?: SkyMaskResult;
 }
 
 /** Renders to a 16-bit image. */
@@ -59,7 +66,7 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   if (early) {
     const framed = await geometryStage(image16Of(image), s);
     const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
-    const composed = await compositeStage(framed, s, darkFrame, context.skyTemplates);
+    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) });
     input = await reduceNoise(composed, s.noiseReduction);
   }
   const developed = await developStage(input, s, retouch ? 16 : depth);
@@ -69,18 +76,25 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   return s.subjectEmphasis > 0 ? applySubjectEmphasis(retouched, await subjectMask(retouched), s.subjectEmphasis) : retouched;
 }
 
-/** The develop pass (see tone/develop.ts), spread over the imaging threads for large images. */
+/** The develop pass (see tone/pixel-pass.ts), spread over the imaging threads for large images. */
 function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): Promise<RgbImage> {
   return developImage(planDevelop(image, s), image, depth);
 }
 
-/** Window pull and sky replacement, on the framed image before tone. */
-async function compositeStage(image: Image16, s: DevelopSettings, darkFrame: Image16 | undefined, skies: ReadonlyMap<number, SkyTemplate> | undefined): Promise<Image16> {
+/** Whether sky replacement sees the framed image unchanged (no window pull before it), so that RenderContext.skyMask is its mask. */
+export function skyMaskApplies(s: DevelopSettings): boolean {
+  return s.windowPull === 0;
+}
+
+/** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */
+async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext): Promise<Image16> {
   let out = image;
-  if (s.windowPull > 0) out = await windowPull(out, s.windowPull, darkFrame ? { darkFrame } : {});
+  if (s.windowPull > 0) out = await windowPull(out, s.windowPull, context.darkFrame ? { darkFrame: context.darkFrame } : {});
   if (s.sky) {
-    const template = skies?.get(s.sky.templateId) ?? s.sky.templateId;
-    out = await replaceSky(out, { template, strength: s.sky.strength });
+    const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
+    const { skyMask } = context;
+    const known = skyMask && skyMaskApplies(s) && skyMask.width === out.width && skyMask.height === out.height ? { mask: skyMask } : {};
+    out = await replaceSky(out, { template, strength: s.sky.strength, ...known });
   }
   return out;
 }
@@ -91,6 +105,6 @@ export async function geometryStage(image: Image16, s: DevelopSettings): Promise
   return applyGeometry(image, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
 }
 
-function hasGeometry(s: DevelopSettings): boolean {
+export function hasGeometry(s: DevelopSettings): boolean {
   return s.straightenAngle !== 0 || s.crop !== null || s.perspective.vertical !== 0 || s.perspective.horizontal !== 0;
 }

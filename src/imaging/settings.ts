@@ -9,19 +9,7 @@ import { REFERENCE_WHITE, TEMPERATURE_RANGE } from './colour.js';
 import { clamp } from './math.js';
 import type { CropRect } from './types.js';
 
-export const SETTINGS_VERSION = 1;
-
-export type CropAspectRatio = '2X3' | '4X5' | '5X7';
-
-/**
- * An automatic crop the edit options asked for; the crop detectors turn it into `crop`.
- * It records intent only: render applies `crop`, never this.
- */
-export interface AutoCropRequest {
-  /** composition: crop for composition; portrait / headshot: face-aware framing; aspect: only reach the ratio. */
-  mode: 'composition' | 'portrait' | 'headshot' | 'aspect';
-  aspectRatio: CropAspectRatio | null;
-}
+export const SETTINGS_VERSION = 2;
 
 export interface DevelopSettings {
   version: typeof SETTINGS_VERSION;
@@ -59,8 +47,6 @@ export interface DevelopSettings {
   straightenAngle: number;
   /** Crop in fractions of the straightened, perspective-corrected frame; null for none. */
   crop: CropRect | null;
-  /** What automatic crop the options asked for (see AutoCropRequest); null for none. */
-  autoCrop: AutoCropRequest | null;
   /** −100..100 each, Lightroom's Upright sliders; the geometry stage defines the warp. */
   perspective: { vertical: number; horizontal: number };
   /** Sky replacement with a template sky; strength 0..1. null for none. */
@@ -101,8 +87,6 @@ const NUMERIC_KEYS = Object.keys(SETTING_RANGES) as NumericSetting[];
 const rangeOf = (key: NumericSetting): readonly [number, number] => SETTING_RANGES[key];
 
 const PERSPECTIVE_RANGE = [-100, 100] as const;
-const ASPECT_RATIOS: readonly CropAspectRatio[] = ['2X3', '4X5', '5X7'];
-const AUTO_CROP_MODES: readonly AutoCropRequest['mode'][] = ['composition', 'portrait', 'headshot', 'aspect'];
 
 export function defaultSettings(): DevelopSettings {
   return {
@@ -122,7 +106,6 @@ export function defaultSettings(): DevelopSettings {
     noiseReduction: 0,
     straightenAngle: 0,
     crop: null,
-    autoCrop: null,
     perspective: { vertical: 0, horizontal: 0 },
     sky: null,
     hdr: null,
@@ -166,15 +149,6 @@ function validateCrop(value: unknown): CropRect | null {
   return crop;
 }
 
-function validateAutoCrop(value: unknown): AutoCropRequest | null {
-  if (value === null) return null;
-  if (!isRecord(value)) throw invalidParameterError('autoCrop', 'an object {mode, aspectRatio} or null', value);
-  onlyKeys(value, 'autoCrop', ['mode', 'aspectRatio']);
-  if (!AUTO_CROP_MODES.includes(value.mode as AutoCropRequest['mode'])) throw invalidParameterError('autoCrop.mode', `one of ${AUTO_CROP_MODES.join(', ')}`, value.mode);
-  if (value.aspectRatio !== null && !ASPECT_RATIOS.includes(value.aspectRatio as CropAspectRatio)) throw invalidParameterError('autoCrop.aspectRatio', `one of ${ASPECT_RATIOS.join(', ')} or null`, value.aspectRatio);
-  return { mode: value.mode as AutoCropRequest['mode'], aspectRatio: value.aspectRatio as CropAspectRatio | null };
-}
-
 const FIELDS = Object.keys(defaultSettings());
 
 /** Checks every field of a current-version record and returns a clean copy; throws naming the first bad field. */
@@ -187,7 +161,6 @@ export function validateSettings(value: unknown): DevelopSettings {
   const out = defaultSettings();
   for (const key of NUMERIC_KEYS) out[key] = number(value[key], key, SETTING_RANGES[key]);
   out.crop = validateCrop(value.crop);
-  out.autoCrop = validateAutoCrop(value.autoCrop);
   const p = value.perspective;
   if (!isRecord(p)) throw invalidParameterError('perspective', 'an object {vertical, horizontal}', p);
   onlyKeys(p, 'perspective', ['vertical', 'horizontal']);
@@ -216,6 +189,8 @@ const MIGRATIONS: Record<number, (old: Record<string, unknown>) => Record<string
     const { version: _ignored, ...fields } = old;
     return { ...defaultSettings(), ...fields, version: 1 };
   },
+  // Version 1 kept the automatic crop the options asked for (autoCrop); the edit request holds it now, and `crop` what it became.
+  1: ({ autoCrop: _request, ...fields }) => ({ ...fields, version: 2 }),
 };
 
 /** Brings a stored record (object or JSON text) of any known version to the current one, then validates it. */

@@ -8,7 +8,7 @@
 import { assertIntegerInRange, invalidParameterError } from './args.js';
 import { REFERENCE_WHITE, TEMPERATURE_RANGE, mired } from './colour.js';
 import { clamp } from './math.js';
-import { defaultSettings, validateSettings, type AutoCropRequest, type DevelopSettings } from './settings.js';
+import { defaultSettings, validateSettings, type DevelopSettings } from './settings.js';
 
 const CRS = 'http://ns.adobe.com/camera-raw-settings/1.0/';
 const OURS = 'urn:retouch:develop:1';
@@ -227,7 +227,6 @@ export function toXmp(settings: DevelopSettings, options: XmpOptions): string {
   if (s.windowPull) attrs.push(['retouch:WindowPull', String(s.windowPull)]);
   if (s.smoothSkin) attrs.push(['retouch:SmoothSkin', String(s.smoothSkin)]);
   if (s.subjectEmphasis) attrs.push(['retouch:SubjectEmphasis', String(s.subjectEmphasis)]);
-  if (s.autoCrop) attrs.push(['retouch:AutoCropMode', s.autoCrop.mode], ['retouch:AutoCropAspectRatio', s.autoCrop.aspectRatio ?? '']);
   const lines = attrs.map(([k, v]) => `   ${k}="${escapeXml(v)}"`).join('\n');
   return [
     '<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>',
@@ -313,7 +312,5 @@ export function fromXmp(xml: string, options: Omit<XmpOptions, 'isRaw' | 'source
   s.windowPull = clamp(num(ours, 'WindowPull') ?? 0, 0, 100);
   s.smoothSkin = clamp(num(ours, 'SmoothSkin') ?? 0, 0, 100);
   s.subjectEmphasis = clamp(num(ours, 'SubjectEmphasis') ?? 0, 0, 100);
-  const mode = ours.get('AutoCropMode');
-  if (mode) s.autoCrop = { mode: mode as AutoCropRequest['mode'], aspectRatio: (ours.get('AutoCropAspectRatio') || null) as AutoCropRequest['aspectRatio'] };
   return validateSettings(s);
 }

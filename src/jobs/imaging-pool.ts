@@ -2,9 +2,9 @@ import { Piscina } from 'piscina';
 import type { CopilotDelta } from '../domain/copilot/instructions/index.js';
 import { DevelopError, type DevelopedOutput, type FrameInfo, type ImagingEngine, type Photo, type SkySource, type SourceFrame, type VersionState } from '../domain/engine.js';
 import { UnprocessablePhoto } from '../domain/errors.js';
-import type { I2iEditOptions, ProfileEditOptions } from '../domain/records/edit-options.js';
 import { readImageSize } from '../imaging/decode.js';
 import { developMemory } from '../imaging/develop-memory.js';
+import type { EditRequest } from '../imaging/edit-request.js';
 import type { PostOptions } from '../imaging/post.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
 import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
@@ -119,19 +119,19 @@ export class ImagingPool implements ImagingEngine {
     return this.run('frameInfo', { bytes: own, fileName }, [own]);
   }
 
-  developI2i(frames: SourceFrame[], options: I2iEditOptions, sky: SkySource | null): Promise<DevelopedOutput> {
+  developI2i(frames: SourceFrame[], request: EditRequest, sky: SkySource | null): Promise<DevelopedOutput> {
     return this.develop(frames, 'developI2i', () => {
       const f = this.frames(frames);
       const s = this.sky(sky);
-      return [{ frames: f, options, sky: s }, ImagingPool.movable(f, s)];
+      return [{ frames: f, request, sky: s }, ImagingPool.movable(f, s)];
     });
   }
 
-  edit(frames: SourceFrame[], job: { options: ProfileEditOptions; style: Style; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput> {
+  edit(frames: SourceFrame[], job: { request: EditRequest; style: Style; sky: SkySource | null; mergedName: string }): Promise<DevelopedOutput> {
     return this.develop(frames, 'developEdit', () => {
       const f = this.frames(frames);
       const s = this.sky(job.sky);
-      return [{ frames: f, options: job.options, style: job.style, sky: s, mergedName: job.mergedName }, ImagingPool.movable(f, s)];
+      return [{ frames: f, request: job.request, style: job.style, sky: s, mergedName: job.mergedName }, ImagingPool.movable(f, s)];
     });
   }
 

@@ -1,14 +1,13 @@
 /**
  * The functions the imaging worker threads run (src/jobs/imaging-pool.ts): the service's
- * requests translated into the imaging library's terms. Input bytes arrive moved, not
- * copied; the results (encoded files) are copied back.
+ * requests handed to the imaging library, an edit's EditRequest as the project stored it.
+ * Input bytes arrive moved, not copied; the results (encoded files) are copied back.
  */
 import { applyCopilotDeltaToPhoto, type CopilotDelta } from '../domain/copilot/instructions/index.js';
-import type { I2iEditOptions, ProfileEditOptions } from '../domain/records/edit-options.js';
 import { decodeImage } from '../imaging/decode.js';
 import { type Developed, developFinished, developSidecar, developWithSettings, type SourceFrame, sourceImage } from '../imaging/develop.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
-import type { EstimateOptions } from '../imaging/estimate.js';
+import type { EditRequest } from '../imaging/edit-request.js';
 import { readMetadata } from '../imaging/metadata.js';
 import { type PostOptions, postEdit as post } from '../imaging/post.js';
 import { render, type RenderContext } from '../imaging/render.js';
@@ -42,59 +41,12 @@ async function skyContext(sky: SkyBytes | null): Promise<RenderContext> {
   return { skyTemplates: new Map([[sky.id, template]]) };
 }
 
-const skyId = (sky: SkyBytes | null) => (sky === null ? undefined : 'builtinId' in sky ? sky.builtinId : sky.id);
-
-/** Smart Editing options as the estimator names them. */
-function i2iOptions(options: I2iEditOptions, sky: SkyBytes | null): EstimateOptions {
-  return {
-    hdrMerge: options.hdr_merge,
-    perspectiveCorrection: options.perspective_correction,
-    skyReplacement: options.sky_replacement && sky !== null,
-    ...(sky ? { skyTemplateId: skyId(sky)! } : {}),
-  };
+export async function developI2i(input: { frames: FrameBytes[]; request: EditRequest; sky: SkyBytes | null }): Promise<Developed> {
+  return developFinished(frames(input.frames), { options: input.request }, await skyContext(input.sky));
 }
 
-/** Profile-flow options as the estimator names them. */
-function profileOptions(options: ProfileEditOptions, sky: SkyBytes | null): EstimateOptions {
-  return {
-    hdrMerge: options.hdr_merge,
-    perspectiveCorrection: options.perspective_correction,
-    skyReplacement: options.sky_replacement && sky !== null,
-    ...(sky ? { skyTemplateId: skyId(sky)! } : {}),
-    straighten: options.straighten,
-    crop: options.crop,
-    ...(options.crop_aspect_ratio ? { cropAspectRatio: options.crop_aspect_ratio } : {}),
-    portraitCrop: options.portrait_crop,
-    headshotCrop: options.headshot_crop,
-    smoothSkin: options.smooth_skin,
-    subjectMask: options.subject_mask,
-    windowPull: options.window_pull,
-  };
-}
-
-export async function developI2i(input: { frames: FrameBytes[]; options: I2iEditOptions; sky: SkyBytes | null }): Promise<Developed> {
-  return developFinished(frames(input.frames), { options: i2iOptions(input.options, input.sky) }, await skyContext(input.sky));
-}
-
-export async function developEdit(input: {
-  frames: FrameBytes[];
-  options: ProfileEditOptions;
-  style: Style;
-  sky: SkyBytes | null;
-  mergedName: string;
-}): Promise<Developed> {
-  const { options } = input;
-  return developSidecar(
-    frames(input.frames),
-    {
-      style: input.style,
-      photographyType: options.photography_type,
-      options: profileOptions(options, input.sky),
-      mergedName: input.mergedName,
-      lossless: options.hdr_output_compression === 'LOSSLESS',
-    },
-    await skyContext(input.sky),
-  );
+export async function developEdit(input: { frames: FrameBytes[]; request: EditRequest; style: Style; sky: SkyBytes | null; mergedName: string }): Promise<Developed> {
+  return developSidecar(frames(input.frames), { style: input.style, options: input.request, mergedName: input.mergedName }, await skyContext(input.sky));
 }
 
 export async function exportPhoto(input: { frames: FrameBytes[]; settings: DevelopSettings; sky: SkyBytes | null }): Promise<Developed> {

@@ -35,9 +35,10 @@ for (const engine of await testEngines()) {
     test('a job whose payload cannot be read fails at once, with the reason', async () => {
       await queue.enqueue([{ kind: 'i2i.render', key: 'corrupt-payload', payload: '{"outputId":"seven"}' }]);
       workSignal.emit('work');
-      let job;
+      const read = () => db.kysely.selectFrom('jobs').select(['state', 'attempts', 'last_error']).where('key', '=', 'corrupt-payload').executeTakeFirstOrThrow();
+      let job: Awaited<ReturnType<typeof read>> | undefined;
       for (let i = 0; i < 200; i++) {
-        job = await db.kysely.selectFrom('jobs').select(['state', 'attempts', 'last_error']).where('key', '=', 'corrupt-payload').executeTakeFirstOrThrow();
+        job = await read();
         if (job.state === 'failed') break;
         await new Promise((r) => setTimeout(r, 50));
       }

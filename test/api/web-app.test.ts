@@ -57,7 +57,10 @@ describe('the web app at /', async () => {
   test('a server whose web app was not built says so in its log and serves no page', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-no-web-'));
     const lines: string[] = [];
-    const app = Fastify({ logger: { stream: new Writable({ write: (c, _e, done) => (lines.push(String(c)), done()) }) } });
+    const app = Fastify({ logger: { stream: new Writable({ write: (c, _e, done) => {
+          lines.push(String(c));
+          done();
+        } }) } });
     await app.register(webAppRoutes, { root: empty });
     const res = await app.inject({ method: 'GET', url: '/' });
     assert.equal(res.statusCode, 404);

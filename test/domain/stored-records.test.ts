@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Type } from 'typebox';
 import { editOptionsRecords } from '../../src/domain/records/edit-options.js';
+import { editRequestFromWire, editRequestRecord, enabledTools } from '../../src/domain/records/edit-request.js';
+import { editRequest } from '../../src/imaging/edit-request.js';
 import { jobPayloads } from '../../src/domain/records/job-payloads.js';
 import { developSettingsRecord, outputSources } from '../../src/domain/records/outputs.js';
 import { fullStyle, styleRecord } from '../../src/domain/records/profiles.js';
@@ -12,16 +14,16 @@ const corrupt = (pattern: RegExp) => (err: unknown) => err instanceof CorruptRec
 
 describe('stored records', () => {
   test('an object record is written with its version and read back as it was', () => {
-    const options = { hdr_merge: true, perspective_correction: false, sky_replacement: true, sky_replacement_template_id: 3 };
-    const text = editOptionsRecords.i2i.encode(options);
-    assert.deepEqual(JSON.parse(text), { version: 1, ...options });
-    assert.deepEqual(editOptionsRecords.i2i.decode(text, 'project 1'), options);
+    const request = editRequest({ hdrMerge: true, skyReplacement: true, skyTemplateId: 3 });
+    const text = editRequestRecord.encode(request);
+    assert.deepEqual(JSON.parse(text), { version: 2, ...request });
+    assert.deepEqual(editRequestRecord.decode(text, 'project 1'), request);
   });
 
   test('rows written before records had versions are read as version 1', () => {
     // Exactly what the service stored before: no version field, bare lists.
     const i2i = '{"hdr_merge":false,"perspective_correction":true,"sky_replacement":true,"sky_replacement_template_id":2}';
-    assert.equal(editOptionsRecords.i2i.decode(i2i, 'project 1').sky_replacement_template_id, 2);
+    assert.deepEqual(editRequestRecord.decode(i2i, 'project 1'), editRequest({ perspectiveCorrection: true, skyReplacement: true, skyTemplateId: 2 }));
     assert.deepEqual(editOptionsRecords.aiTools.decode('["perspective_correction","sky_replacement"]', 'project 1'), ['perspective_correction', 'sky_replacement']);
     assert.deepEqual(outputSources.decode('["B_1.jpg","B_2.jpg"]', 'output 4'), ['B_1.jpg', 'B_2.jpg']);
     assert.deepEqual(jobPayloads.callback.decode('{"projectId":7,"finishedAt":"2024-05-01T10:00:00.000Z"}', 'job 9'), { projectId: 7, finishedAt: '2024-05-01T10:00:00.000Z' });
@@ -30,12 +32,32 @@ describe('stored records', () => {
   });
 
   test('a record that is not what its schema says is refused, naming the row and the field', () => {
-    assert.throws(() => editOptionsRecords.i2i.decode('{"hdr_merge":"yes","perspective_correction":false,"sky_replacement":false,"sky_replacement_template_id":null}', 'project 5'), corrupt(/Cannot read the Smart Editing options of project 5: \/hdr_merge must be boolean/));
-    assert.throws(() => editOptionsRecords.i2i.decode('{"hdr_merge":true}', 'project 5'), corrupt(/project 5: .*perspective_correction/));
+    assert.throws(() => editRequestRecord.decode('{"hdr_merge":"yes","perspective_correction":false,"sky_replacement":false,"sky_replacement_template_id":null}', 'project 5'), corrupt(/Cannot read the edit request of project 5: \/hdrMerge must be boolean/));
+    assert.throws(() => editRequestRecord.decode('{"version":2,"hdrMerge":true}', 'project 5'), corrupt(/project 5: .*perspectiveCorrection/));
     assert.throws(() => jobPayloads.output.decode('{"outputId":3,"projectId":4}', 'job 1'), corrupt(/job 1: \/ must not have additional properties \(projectId\)/));
     assert.throws(() => outputSources.decode('{"sources":[]}', 'output 2'), corrupt(/Cannot read the sources of output 2: \/ must be array/));
     assert.throws(() => outputSources.decode('B_1.jpg', 'output 2'), corrupt(/Cannot read the sources of output 2: not JSON/));
-    assert.throws(() => editOptionsRecords.profile.decode('[]', 'project 6'), corrupt(/profile edit options of project 6: not a JSON object/));
+    assert.throws(() => editRequestRecord.decode('[]', 'project 6'), corrupt(/edit request of project 6: not a JSON object/));
+  });
+
+  test('a profile edit stored with the API names (version 1) reads as the EditRequest the route builds today', () => {
+    const wire = {
+      photography_type: 'REAL_ESTATE', crop: false, straighten: true, hdr_merge: true, portrait_crop: false, headshot_crop: false, smooth_skin: false, subject_mask: false,
+      perspective_correction: false, sky_replacement: true, sky_replacement_template_id: 4, window_pull: true, crop_aspect_ratio: '4X5', hdr_output_compression: 'LOSSLESS',
+    } as const;
+    const request = editRequestRecord.decode(JSON.stringify({ version: 1, ...wire }), 'project 8');
+    assert.deepEqual(request, editRequestFromWire(wire));
+    assert.deepEqual(request, editRequest({ photographyType: 'REAL_ESTATE', straighten: true, hdrMerge: true, skyReplacement: true, skyTemplateId: 4, windowPull: true, cropAspectRatio: '4X5', hdrOutputCompression: 'LOSSLESS' }));
+    assert.deepEqual(enabledTools(request), ['straighten', 'hdr_merge', 'sky_replacement', 'window_pull']);
+  });
+
+  test('an API request builds its EditRequest once: options left out or null take their defaults', () => {
+    assert.deepEqual(editRequestFromWire({}), editRequest());
+    assert.deepEqual(editRequestFromWire({ hdr_merge: true, hdr_output_compression: null, photography_type: null }), { ...editRequest(), hdrMerge: true });
+    assert.equal(editRequest().hdrOutputCompression, 'LOSSY');
+    assert.throws(() => editRequest({ skyTemplateId: 1.5 }), /skyTemplateId/);
+    // Whether a template exists is the submission's to say (a 4xx naming it), not the request's shape.
+    assert.equal(editRequestFromWire({ sky_replacement: true, sky_replacement_template_id: -5 }).skyTemplateId, -5);
   });
 
   test('a version this retouch does not know is refused rather than guessed', () => {

@@ -24,7 +24,7 @@ describe('colour', () => {
 
   it('white balance: the reference is the identity, lower temperatures turn grey blue, positive tint magenta', () => {
     const id = whiteBalanceMatrix(REFERENCE_WHITE.temperature, REFERENCE_WHITE.tint);
-    id.forEach((v, i) => assert.ok(Math.abs(v - (i % 4 === 0 ? 1 : 0)) < 1e-9));
+    for (const [i, v] of id.entries()) assert.ok(Math.abs(v - (i % 4 === 0 ? 1 : 0)) < 1e-9);
     const [r, , b] = applyToVector(whiteBalanceMatrix(3200, 0), [0.5, 0.5, 0.5]);
     assert.ok(b > r);
     const [mr, mg, mb] = applyToVector(whiteBalanceMatrix(6500, 30), [0.5, 0.5, 0.5]);

@@ -68,7 +68,7 @@ test('maxLongEdge gives a smaller decode of the same picture', async () => {
   const decoded = await decodeImage(jpeg, { maxLongEdge: 60 });
   assert.deepEqual([decoded.image.width, decoded.image.height], [60, 40]);
   const topLeft = [0, 1, 2].map((k) => Math.round(decoded.image.data[(5 * 60 + 5) * 3 + k]! / 257));
-  topLeft.forEach((v, k) => assert.ok(Math.abs(v - quadrants[0][k]!) < 6));
+  for (const [k, v] of topLeft.entries()) assert.ok(Math.abs(v - quadrants[0][k]!) < 6);
 });
 
 test('8-bit PNG widens exactly (v * 257) and 16-bit PNG and TIFF keep every value', async () => {

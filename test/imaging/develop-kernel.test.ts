@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultSettings, type DevelopSettings } from '../../src/imaging/settings.js';
-import { developRows, planDevelop } from '../../src/imaging/tone/develop.js';
+import { developRows, planDevelop } from '../../src/imaging/tone/pixel-pass.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import { developRowsReference } from '../support/develop-reference.js';

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeImage } from '../../src/imaging/decode.js';
 import { automaticSettings, developFinished, developWithSettings, sourceImage } from '../../src/imaging/develop.js';
+import { editRequest } from '../../src/imaging/edit-request.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
 import { render } from '../../src/imaging/render.js';
 import { defaultSettings } from '../../src/imaging/settings.js';
@@ -39,6 +40,44 @@ describe('develop', () => {
     const wall = fromLinear(360, 240, (x) => [0.3 + 0.1 * Math.sin(x / 9), 0.25, 0.2] as Rgb);
     const indoor = await sourceImage([await frame('wall.jpg', wall)]);
     assert.equal((await automaticSettings(indoor, { options: { skyReplacement: true, skyTemplateId: 2 } })).sky, null);
+  });
+
+  it('the sky segmented while estimating is the one the renderer replaces, unless the image changes first', async () => {
+    const outdoor = await sourceImage([await frame('out.jpg')]);
+    const developed = await developFinished([await frame('out.jpg')], { options: editRequest({ skyReplacement: true, skyTemplateId: 2 }) });
+    const settings = developed.settings!;
+    assert.ok(settings.sky, 'the scene has a sky to replace');
+    // Handed over, the mask is used as it is: a mask of no sky replaces nothing.
+    const { width, height } = outdoor.image;
+    const noSky = { mask: new Float32Array(width * height), width, height, coverage: 0, confidence: 0 };
+    const withoutSky = await render(outdoor.image, { ...settings, sky: null });
+    assert.ok(meanLevels(await render(outdoor.image, settings, { skyMask: noSky }), withoutSky) < 0.01, 'the given mask is used');
+    assert.ok(meanLevels(await render(outdoor.image, settings), withoutSky) > 1, 'segmented anew, the sky is replaced');
+    // A mask that does not fit the framed image is not used: the renderer segments again.
+    const turned = { ...settings, straightenAngle: 3 };
+    assert.ok(meanLevels(await render(outdoor.image, turned, { skyMask: noSky }), await render(outdoor.image, { ...turned, sky: null })) > 1);
+    const output = (await decodeImage(developed.bytes)).image;
+    assert.ok(meanLevels(output, await render(outdoor.image, settings)) < 3, 'the JPEG is those settings rendered, sky and all');
+  });
+
+  it('with perspective correction, the sky mask moves with the pixels: the JPEG is what segmenting the corrected image gives', async () => {
+    const street = await frame('street.jpg', keystonedStreet(480, 360));
+    const developed = await developFinished([street], { options: editRequest({ perspectiveCorrection: true, skyReplacement: true, skyTemplateId: 2 }) });
+    const settings = developed.settings!;
+    assert.ok(settings.sky && settings.perspective.vertical !== 0, 'a sky replaced on a corrected photo');
+    const source = await sourceImage([street]);
+    const output = (await decodeImage(developed.bytes)).image;
+    assert.ok(meanLevels(output, await render(source.image, settings)) < 3, 'as the renderer segmenting on its own');
+    assert.ok(meanLevels(output, await render(source.image, { ...settings, sky: null })) > 1, 'the sky was replaced');
+  });
+
+  it('crops as the options ask: to the ratio asked for, and not at all when none is', async () => {
+    const source = await sourceImage([await frame('scene.jpg')]);
+    assert.equal((await automaticSettings(source, { options: {} })).crop, null);
+    const { crop } = await automaticSettings(source, { options: editRequest({ cropAspectRatio: '4X5' }) });
+    assert.ok(crop, 'a crop to 4:5');
+    const ratio = ((crop.right - crop.left) * source.image.width) / ((crop.bottom - crop.top) * source.image.height);
+    assert.ok(Math.abs(ratio - 5 / 4) < 0.02, `ratio ${ratio}`);
   });
 
   it('a finished development is the render of the settings it reports, and they do what the options asked', async () => {

@@ -40,7 +40,7 @@ function assertPhotoFields(meta: PhotoMetadata): void {
 }
 
 /** libvips' sRGB profile names itself in UTF-16 (ICC v4 'mluc'). */
-const namesSrgb = (icc: Buffer | null) => icc !== null && icc.includes(Buffer.from('\0s\0R\0G\0B', 'latin1'));
+const namesSrgb = (icc: Buffer | null) => icc?.includes(Buffer.from('\0s\0R\0G\0B', 'latin1'));
 
 test('encodeJpeg keeps camera, lens, capture time, exposure, GPS and an sRGB profile; orientation 1', async () => {
   const jpeg = await encodeJpeg(gradient(), { metadata: photo });
@@ -89,7 +89,7 @@ test('encodeThumbnail keeps the tones: channel means match the image', async () 
     for (let i = c; i < image.data.length; i += 3) sum += image.data[i]! / 257;
     return sum / (image.data.length / 3);
   });
-  channels.slice(0, 3).forEach((channel, c) => assert.ok(Math.abs(channel.mean - expected[c]!) < 2, `channel ${c}: ${channel.mean} vs ${expected[c]}`));
+  for (const [c, channel] of channels.slice(0, 3).entries()) assert.ok(Math.abs(channel.mean - expected[c]!) < 2, `channel ${c}: ${channel.mean} vs ${expected[c]}`);
 });
 
 test('encodeTiff16 is lossless, tagged sRGB, and carries the EXIF', async () => {

@@ -108,7 +108,6 @@ describe('estimate', () => {
     assert.deepEqual(s.sky, { templateId: 3, strength: 1 });
     assert.ok(s.windowPull > 0 && s.smoothSkin > 0);
     assert.deepEqual(s.hdr, { frames: 5 });
-    assert.deepEqual(s.autoCrop, { mode: 'portrait', aspectRatio: '4X5' });
     assert.throws(() => estimate(scene, { options: { skyReplacement: true } }), /skyTemplateId/);
     assert.throws(() => estimate(scene, { options: { crop: true, headshotCrop: true } }), /at most one of/);
     assert.throws(() => estimate(scene, { options: { straighten: true, perspectiveCorrection: true } }), /at most one of/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyGeometry, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
+import { applyGeometry, applyGeometryToPlane, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
 import { rotationHomography } from '../../src/imaging/geometry/camera.js';
 import { planForHomography } from '../../src/imaging/geometry/frame.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
@@ -13,7 +13,10 @@ const flat = { straightenAngle: 0, perspective: { vertical: 0, horizontal: 0 }, 
 /** A deterministic noise source, so the scenes are the same on every run. */
 function noise(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff) - 0.5;
+  return () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff - 0.5;
+  };
 }
 
 /** Draws an image from a colour function of (x, y), with a little sensor-like noise. */
@@ -184,6 +187,23 @@ describe('applyGeometry', () => {
     }
   });
 
+  it('moves a plane (a mask) exactly as it moves the image', async () => {
+    const width = 240;
+    const height = 160;
+    const plane = Float32Array.from({ length: width * height }, (_, i) => ((i % width) * 7 + Math.floor(i / width) * 3) % 100 / 100);
+    const image: Image16 = { width, height, data: new Uint16Array(width * height * 3) };
+    for (let i = 0; i < plane.length; i++) image.data.fill(Math.round(plane[i]! * 65535), i * 3, i * 3 + 3);
+    for (const g of [flat, { straightenAngle: 4, perspective: { vertical: -40, horizontal: 15 }, crop: { left: 0.1, top: 0.2, right: 0.8, bottom: 0.9 } }]) {
+      const moved = applyGeometryToPlane(plane, width, height, g);
+      const out = await applyGeometry(image, g);
+      assert.deepEqual([moved.width, moved.height], [out.width, out.height]);
+      let worst = 0;
+      for (let i = 0; i < moved.data.length; i++) worst = Math.max(worst, Math.abs(moved.data[i]! - out.data[i * 3]! / 65535));
+      assert.ok(worst < 2 / 65535, `largest difference ${worst}`);
+    }
+    assert.throws(() => applyGeometryToPlane(plane, width + 1, height, flat), /plane/);
+  });
+
   it('applies crop fractions to the corrected frame', async () => {
     const image = paint(300, 200, (x, y) => [x / 300, y / 200, 0.5]);
     const g = { ...flat, straightenAngle: 5 };
@@ -210,7 +230,7 @@ describe('lightroomGeometry', () => {
     const crop = { left: 0.1, top: 0.2, right: 0.7, bottom: 0.9 };
     const lr = lightroomGeometry(300, 200, { ...flat, crop });
     const got = [lr.cropLeft, lr.cropTop, lr.cropRight, lr.cropBottom];
-    [0.1, 0.2, 0.7, 0.9].forEach((v, i) => assert.ok(Math.abs(got[i]! - v) < 1e-12, `${got[i]} vs ${v}`));
+    for (const [i, v] of [0.1, 0.2, 0.7, 0.9].entries()) assert.ok(Math.abs(got[i]! - v) < 1e-12, `${got[i]} vs ${v}`);
     assert.deepEqual([lr.cropAngle, lr.hasCrop], [0, true]);
     assert.equal(lightroomGeometry(300, 200, flat).hasCrop, false);
   });

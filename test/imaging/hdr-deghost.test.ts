@@ -36,7 +36,7 @@ test('an object that moved between exposures appears once, where the reference s
   const before = ghostBracket.map((f) => f.data.slice());
   const truth = (await mergeBrackets(staticBracket)).image;
   const deghosted = (await mergeBrackets(ghostBracket)).image;
-  ghostBracket.forEach((f, i) => assert.deepEqual(f.data, before[i], `input frame ${i} must be left as it was`));
+  for (const [i, f] of ghostBracket.entries()) assert.deepEqual(f.data, before[i], `input frame ${i} must be left as it was`);
   const naive = (await mergeBrackets(ghostBracket, { deghost: false })).image;
 
   // Without ghost suppression the +2 EV frame prints a dark copy at B and lightens the object at A.

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { render } from '../../src/imaging/render.js';
 import { bandHelpers } from '../support/band-helpers.js';
-import { developRows, planDevelop } from '../../src/imaging/tone/develop.js';
+import { developRows, planDevelop } from '../../src/imaging/tone/pixel-pass.js';
 import { developImage } from '../../src/imaging/bands.js';
 import { defaultSettings, type DevelopSettings } from '../../src/imaging/settings.js';
 import { seededRandom } from '../../src/imaging/random.js';

@@ -20,8 +20,7 @@ describe('DevelopSettings', () => {
     assert.throws(() => validateSettings({ ...s, crop: { left: 0.5, top: 0, right: 0.4, bottom: 1 } }), /crop.right/);
     assert.throws(() => validateSettings({ ...s, sky: { templateId: 1.5, strength: 1 } }), /integer between 0 and .* for sky.templateId/);
     assert.throws(() => validateSettings({ ...s, hdr: { frames: 12 } }), /hdr.frames/);
-    assert.throws(() => validateSettings({ ...s, autoCrop: { mode: 'portrait', aspectRatio: '1X1' } }), /autoCrop.aspectRatio/);
-    assert.throws(() => validateSettings({ ...s, version: 0 }), /Expected 1 .* for version/);
+    assert.throws(() => validateSettings({ ...s, version: 0 }), new RegExp(`Expected ${SETTINGS_VERSION} .* for version`));
     assert.throws(() => validateSettings(null), /Expected an object for settings but received null/);
   });
 
@@ -32,6 +31,11 @@ describe('DevelopSettings', () => {
     assert.equal(migrated.tint, 5);
     assert.equal(migrated.contrast, 0);
     assert.deepEqual(migrateSettings(defaultSettings()), defaultSettings());
+    // Version 1 kept the automatic crop the options asked for beside the crop it became; the crop stays, the request goes.
+    const crop = { left: 0.1, top: 0, right: 0.9, bottom: 1 };
+    const { version: _v, ...current } = defaultSettings();
+    assert.deepEqual(migrateSettings({ ...current, version: 1, crop, autoCrop: { mode: 'aspect', aspectRatio: '4X5' } }), { ...defaultSettings(), crop });
+    assert.throws(() => validateSettings({ ...defaultSettings(), autoCrop: null }), /Unknown field autoCrop/);
     assert.throws(() => migrateSettings({ version: 99 }), /version 99 is newer/);
     assert.throws(() => migrateSettings('{not json'), /could not parse/);
     assert.throws(() => migrateSettings({ exposure: 9 }), /for exposure/);

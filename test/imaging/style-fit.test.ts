@@ -6,7 +6,7 @@ import { PHOTOGRAPHY_TYPE_BIAS, estimate } from '../../src/imaging/estimate.js';
 import { resizeImage16 } from '../../src/imaging/image16.js';
 import { render } from '../../src/imaging/render.js';
 import { BUILT_IN_STYLES, applyBias, defaultSettings, type DevelopSettings, type Style, type StyleBias } from '../../src/imaging/settings.js';
-import { fitStyleFromExamples, styleFromXmpSettings } from '../../src/imaging/style-fit.js';
+import { fitStyleFromExamples, styleFromXmpSettings } from '../../src/imaging/style-fit/fit-style.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { fromXmp, toXmp } from '../../src/imaging/xmp.js';
 import { testScene } from '../support/photos.js';

@@ -26,7 +26,6 @@ function sample(changes: Partial<DevelopSettings> = {}): DevelopSettings {
     hdr: { frames: 3 },
     windowPull: 60,
     smoothSkin: 35,
-    autoCrop: { mode: 'portrait', aspectRatio: '4X5' },
     ...changes,
   };
 }

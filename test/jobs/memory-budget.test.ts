@@ -28,8 +28,14 @@ test('first come, first served: a small task does not overtake a waiting large o
   const budget = new MemoryBudget(100);
   const running = await budget.acquire(50);
   const order: string[] = [];
-  const large = budget.acquire(80).then((r) => (order.push('large'), r));
-  const small = budget.acquire(10).then((r) => (order.push('small'), r));
+  const large = budget.acquire(80).then((r) => {
+    order.push('large');
+    return r;
+  });
+  const small = budget.acquire(10).then((r) => {
+    order.push('small');
+    return r;
+  });
   await tick();
   assert.deepEqual(order, [], 'the small one would fit, but the large one came first');
   running();
@@ -43,7 +49,10 @@ test('a task larger than the whole budget takes all of it and runs alone', async
   const huge = await budget.acquire(250);
   assert.equal(budget.inUse, 100);
   let otherIn = false;
-  const other = budget.acquire(1).then((r) => ((otherIn = true), r));
+  const other = budget.acquire(1).then((r) => {
+    otherIn = true;
+    return r;
+  });
   await tick();
   assert.equal(otherIn, false);
   huge();

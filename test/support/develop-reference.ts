@@ -4,7 +4,7 @@
  */
 import { LUMA_B, LUMA_G, LUMA_R, srgb16ToLinearLut } from '../../src/imaging/colour.js';
 import { TONE_LUT_SIZE } from '../../src/imaging/tone/curve.js';
-import type { DevelopPlan } from '../../src/imaging/tone/develop.js';
+import type { DevelopPlan } from '../../src/imaging/tone/pixel-pass.js';
 
 function clampCode(v: number): number {
   return Math.min(65535, Math.max(0, v + 0.5)) | 0;
@@ -24,7 +24,7 @@ function blurRow(row: Float32Array, out: Float32Array): void {
 
 /**
  * Develops rows y0..y1−1 of src (16-bit) into the same rows of dst, in plain JavaScript
- * and double precision, step by step as tone/develop.ts describes the pass.
+ * and double precision, step by step as tone/pixel-pass.ts describes the pass.
  */
 export function developRowsReference(plan: DevelopPlan, src: Uint16Array, dst: Uint16Array, width: number, height: number, y0: number, y1: number): void {
   const lin = srgb16ToLinearLut();

@@ -332,22 +332,29 @@ export async function startS3Server(): Promise<S3TestServer> {
     if (bucket === '') {
       if (method !== 'GET') throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
       const list = [...buckets.keys()].map((b) => `<Bucket>${element('Name', b)}${element('CreationDate', new Date(0).toISOString())}</Bucket>`).join('');
-      return send(res, 200, xml('ListAllMyBucketsResult', `<Owner>${element('ID', accessKeyId)}</Owner><Buckets>${list}</Buckets>`));
+      send(res, 200, xml('ListAllMyBucketsResult', `<Owner>${element('ID', accessKeyId)}</Owner><Buckets>${list}</Buckets>`));
+      return;
     }
     if (key === '') {
       if (method === 'PUT') {
         if (!buckets.has(bucket)) buckets.set(bucket, new Map());
-        return send(res, 200, null, { location: `/${bucket}`, 'content-length': 0 });
+        send(res, 200, null, { location: `/${bucket}`, 'content-length': 0 });
+        return;
       }
       if (method === 'HEAD') {
         bucketOf(bucket);
-        return send(res, 200, null, { 'content-length': 0 });
+        send(res, 200, null, { 'content-length': 0 });
+        return;
       }
       if (method === 'GET' && query.has('location')) {
         bucketOf(bucket);
-        return send(res, 200, xml('LocationConstraint', region === 'us-east-1' ? '' : xmlEscape(region)));
+        send(res, 200, xml('LocationConstraint', region === 'us-east-1' ? '' : xmlEscape(region)));
+        return;
       }
-      if (method === 'GET') return listObjects(res, bucket, query);
+      if (method === 'GET') {
+        listObjects(res, bucket, query);
+        return;
+      }
       throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
     }
 
@@ -356,7 +363,8 @@ export async function startS3Server(): Promise<S3TestServer> {
     if (method === 'POST' && query.has('uploads')) {
       const id = crypto.randomUUID();
       uploads.set(id, { bucket, key, parts: new Map() });
-      return send(res, 200, xml('InitiateMultipartUploadResult', `${element('Bucket', bucket)}${element('Key', key)}${element('UploadId', id)}`));
+      send(res, 200, xml('InitiateMultipartUploadResult', `${element('Bucket', bucket)}${element('Key', key)}${element('UploadId', id)}`));
+      return;
     }
     if (uploadId !== undefined) {
       if (method === 'PUT') {
@@ -366,14 +374,22 @@ export async function startS3Server(): Promise<S3TestServer> {
         checkDigest(req, body);
         const part = stored(body, undefined);
         upload.parts.set(partNumber, part);
-        return send(res, 200, null, { etag: part.etag, 'content-length': 0 });
+        send(res, 200, null, { etag: part.etag, 'content-length': 0 });
+        return;
       }
-      if (method === 'GET') return listParts(res, bucket, key, uploadId, query);
-      if (method === 'POST') return completeMultipart(res, bucket, key, uploadId, body);
+      if (method === 'GET') {
+        listParts(res, bucket, key, uploadId, query);
+        return;
+      }
+      if (method === 'POST') {
+        completeMultipart(res, bucket, key, uploadId, body);
+        return;
+      }
       if (method === 'DELETE') {
         uploadOf(bucket, key, uploadId);
         uploads.delete(uploadId);
-        return send(res, 204, null);
+        send(res, 204, null);
+        return;
       }
     }
     if (method === 'PUT') {
@@ -383,17 +399,23 @@ export async function startS3Server(): Promise<S3TestServer> {
         const original = objectOf(sourceBucket, sourceKey.join('/'));
         const copy = { ...original, lastModified: new Date() };
         objects.set(key, copy);
-        return send(res, 200, xml('CopyObjectResult', `${element('LastModified', copy.lastModified.toISOString())}${element('ETag', copy.etag)}`));
+        send(res, 200, xml('CopyObjectResult', `${element('LastModified', copy.lastModified.toISOString())}${element('ETag', copy.etag)}`));
+        return;
       }
       checkDigest(req, body);
       const object = stored(body, req.headers['content-type']);
       objects.set(key, object);
-      return send(res, 200, null, { etag: object.etag, 'content-length': 0 });
+      send(res, 200, null, { etag: object.etag, 'content-length': 0 });
+      return;
     }
-    if (method === 'GET' || method === 'HEAD') return getObject(req, res, objectOf(bucket, key), query);
+    if (method === 'GET' || method === 'HEAD') {
+      getObject(req, res, objectOf(bucket, key), query);
+      return;
+    }
     if (method === 'DELETE') {
       objects.delete(key);
-      return send(res, 204, null);
+      send(res, 204, null);
+      return;
     }
     throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.');
   }

@@ -21,7 +21,7 @@ function Header({ onSignOut }: { onSignOut(): void }) {
         <Link class="nav-new" href={paths.newProject()}>
           New project
         </Link>
-        <button class="btn btn-ghost btn-small" onClick={onSignOut}>
+        <button type="button" class="btn btn-ghost btn-small" onClick={onSignOut}>
           Sign out
         </button>
       </nav>

@@ -51,7 +51,10 @@ export async function zipOf(entries: DownloadEntry[], onFile: (done: number) => 
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let finished!: () => void;
   let failed!: (err: Error) => void;
-  const ended = new Promise<void>((resolve, reject) => ((finished = resolve), (failed = reject)));
+  const ended = new Promise<void>((resolve, reject) => {
+    finished = resolve;
+    failed = reject;
+  });
   const zip = new Zip((err, chunk, final) => {
     if (err) return failed(err);
     chunks.push(chunk as Uint8Array<ArrayBuffer>);

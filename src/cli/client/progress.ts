@@ -56,7 +56,10 @@ export class Progress {
         sentOf.set(f.name, f.sent);
         const sent = [...sentOf.values()].reduce((a, b) => a + b, 0);
         let bar = bars.get(f.name);
-        if (f.state === 'uploading' && !bar) bars.set(f.name, (bar = multi.create(f.size, 0, { label: f.name, sent: '0.0', size: mb(f.size) })));
+        if (f.state === 'uploading' && !bar) {
+          bar = multi.create(f.size, 0, { label: f.name, sent: '0.0', size: mb(f.size) });
+          bars.set(f.name, bar);
+        }
         bar?.update(f.sent, { sent: mb(f.sent) });
         if (f.state === 'done' || f.state === 'failed') {
           if (bar) multi.remove(bar);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { editRequestFromWire } from '../../domain/records/edit-request.js';
 import type { Services } from '../../services.js';
 import { Data, DownloadEntry, errorResponses, FileNameQuery, Id, Nullable, ProjectUuidParams, Text, UploadLink } from '../schemas.js';
 
@@ -34,13 +35,7 @@ export const i2iEditingRoutes: FastifyPluginAsyncTypebox<{ services: Services }>
     },
     async (request) => {
       const body = request.body ?? {};
-      const message = await i2iEditing.submit(request.account, request.project, {
-        hdr_merge: body.hdr_merge ?? false,
-        perspective_correction: body.perspective_correction ?? false,
-        sky_replacement: body.sky_replacement ?? false,
-        sky_replacement_template_id: body.sky_replacement_template_id ?? null,
-        callback_url: body.callback_url ?? null,
-      });
+      const message = await i2iEditing.submit(request.account, request.project, { request: editRequestFromWire(body), callbackUrl: body.callback_url ?? null });
       return { data: { message } };
     },
   );

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { CROP_ASPECT_RATIOS, PHOTOGRAPHY_TYPES } from '../../domain/records/edit-options.js';
+import { CROP_ASPECT_RATIOS, editRequestFromWire, PHOTOGRAPHY_TYPES } from '../../domain/records/edit-request.js';
 import type { Services } from '../../services.js';
 import { ModelValidationError } from '../errors.js';
 import { Data, DownloadEntry, errorResponses, FileNameQuery, Id, Nullable, ProjectUuidParams, Text, UploadLink } from '../schemas.js';
@@ -68,22 +68,9 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
       if (crops.length > 1) throw new ModelValidationError(`at most one of crop, portrait_crop and headshot_crop may be true, got ${crops.join(' and ')}`, b);
       if (b.straighten && b.perspective_correction) throw new ModelValidationError('straighten and perspective_correction cannot both be true', b);
       const message = await profileEditing.submitEdit(request.account, request.project, {
-        profile_key: b.profile_key,
-        photography_type: b.photography_type ?? null,
-        crop: b.crop ?? false,
-        straighten: b.straighten ?? false,
-        hdr_merge: b.hdr_merge ?? false,
-        portrait_crop: b.portrait_crop ?? false,
-        headshot_crop: b.headshot_crop ?? false,
-        smooth_skin: b.smooth_skin ?? false,
-        subject_mask: b.subject_mask ?? false,
-        perspective_correction: b.perspective_correction ?? false,
-        sky_replacement: b.sky_replacement ?? false,
-        sky_replacement_template_id: b.sky_replacement_template_id ?? null,
-        window_pull: b.window_pull ?? false,
-        crop_aspect_ratio: b.crop_aspect_ratio ?? null,
-        callback_url: b.callback_url ?? null,
-        hdr_output_compression: b.hdr_output_compression ?? 'LOSSY',
+        profileKey: b.profile_key,
+        request: editRequestFromWire(b),
+        callbackUrl: b.callback_url ?? null,
       });
       return { data: { message } };
     },

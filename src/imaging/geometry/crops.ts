@@ -68,7 +68,7 @@ export function autoCrop(image: Image16, options: AutoCropOptions): CropRect {
 export function portraitCrop(size: { width: number; height: number }, faces: Box[], options: PortraitCropOptions): CropRect {
   assertImageSize(size, 'size');
   if (!Array.isArray(faces)) throw invalidParameterError('faces', 'an array of boxes', faces);
-  faces.forEach((f, i) => assertBox(f, `faces[${i}]`));
+  for (const [i, f] of faces.entries()) assertBox(f, `faces[${i}]`);
   if (typeof options !== 'object' || options === null) throw invalidParameterError('options', 'an object with mode', options);
   if (options.mode !== 'portrait' && options.mode !== 'headshot') throw invalidParameterError('options.mode', "'portrait' or 'headshot'", options.mode);
   checkAspect(options.aspect);

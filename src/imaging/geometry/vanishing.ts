@@ -60,7 +60,10 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
   // Pairs drawn in proportion to length: long segments are the accurate ones.
   const cumulative: number[] = [];
   let sum = 0;
-  for (const s of segments) cumulative.push((sum += s.length));
+  for (const s of segments) {
+    sum += s.length;
+    cumulative.push(sum);
+  }
   // Seeded, so detection is repeatable run to run.
   const random = seededRandom(0x5eed);
   const pick = () => {

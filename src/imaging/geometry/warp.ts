@@ -77,6 +77,47 @@ export function resample(image: Image16, toSource: Mat3, ow: number, oh: number)
   return { width: ow, height: oh, data: out };
 }
 
+/**
+ * A plan rendered on one plane of floats (a mask at the image's size) instead of an image:
+ * the same bilinear sampling as resample, so the plane stays on the pixels renderPlan
+ * moves. Samples landing outside the source are 0.
+ */
+export function resamplePlane(plane: Float32Array, width: number, height: number, plan: GeometryPlan): Float32Array {
+  const m = plan.toSource;
+  const { width: ow, height: oh } = plan;
+  const out = new Float32Array(ow * oh);
+  const minX = -0.5 - EDGE_SLACK;
+  const maxX = width - 0.5 + EDGE_SLACK;
+  const minY = -0.5 - EDGE_SLACK;
+  const maxY = height - 0.5 + EDGE_SLACK;
+  const lastX = width - 1;
+  const lastY = height - 1;
+  let o = 0;
+  for (let j = 0; j < oh; j++) {
+    let u = m[1] * j + m[2];
+    let v = m[4] * j + m[5];
+    let w = m[7] * j + m[8];
+    for (let i = 0; i < ow; i++, u += m[0], v += m[3], w += m[6], o++) {
+      const iw = 1 / w;
+      let x = u * iw;
+      let y = v * iw;
+      if (x < minX || x > maxX || y < minY || y > maxY) continue;
+      x = x < 0 ? 0 : x > lastX ? lastX : x;
+      y = y < 0 ? 0 : y > lastY ? lastY : y;
+      const xi = Math.min(Math.floor(x), Math.max(0, lastX - 1));
+      const yi = Math.min(Math.floor(y), Math.max(0, lastY - 1));
+      const fx = x - xi;
+      const fy = y - yi;
+      const p00 = yi * width + xi;
+      const p01 = xi < lastX ? p00 + 1 : p00;
+      const p10 = yi < lastY ? p00 + width : p00;
+      const p11 = xi < lastX ? p10 + 1 : p10;
+      out[o] = (1 - fy) * ((1 - fx) * plane[p00]! + fx * plane[p01]!) + fy * ((1 - fx) * plane[p10]! + fx * plane[p11]!);
+    }
+  }
+  return out;
+}
+
 function isWhole(v: number): boolean {
   return Math.abs(v - Math.round(v)) < 1e-6;
 }

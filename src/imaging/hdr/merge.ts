@@ -53,7 +53,7 @@ function validateMerge(frames: unknown, options: unknown): asserts frames is Ima
   if (!Array.isArray(frames) || frames.length < MIN_BRACKET_FRAMES || frames.length > MAX_BRACKET_FRAMES) {
     throw invalidParameterError('frames', `an array of ${MIN_BRACKET_FRAMES} to ${MAX_BRACKET_FRAMES} Image16`, frames);
   }
-  frames.forEach((frame, i) => assertImage16(frame, `frames[${i}]`));
+  for (const [i, frame] of frames.entries()) assertImage16(frame, `frames[${i}]`);
   const first = frames[0] as Image16;
   frames.forEach((frame: Image16, i) => {
     if (frame.width !== first.width || frame.height !== first.height) {

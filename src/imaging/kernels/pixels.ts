@@ -3,7 +3,7 @@
  * (`npm run build`; pixels-wasm.ts loads them). Memory is laid out by the JavaScript
  * side: every argument named *Ptr is a byte offset it chose. No allocation here.
  *
- * developBand is the develop pass of tone/develop.ts, per pixel: unsharp mask of the
+ * developBand is the develop pass of tone/pixel-pass.ts, per pixel: unsharp mask of the
  * input luma → 16-bit code to linear (table) → white balance × exposure (3×3, as three
  * f32x4 columns) → local-tone gain → tone curve + encoding (table by sqrt) → vibrance and
  * saturation → 16- or 8-bit output. 8-bit input is read as its exact 16-bit widening (v·257).

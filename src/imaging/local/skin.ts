@@ -38,7 +38,7 @@ export async function smoothSkin(image: Image16, strength: number, options: Smoo
   assertNumberInRange(strength, 'strength', 0, 100);
   if (options.faces !== undefined) {
     if (!Array.isArray(options.faces)) throw invalidParameterError('faces', 'an array of boxes {x, y, width, height}', options.faces);
-    options.faces.forEach((face, i) => assertBox(face, `faces[${i}]`));
+    for (const [i, face] of options.faces.entries()) assertBox(face, `faces[${i}]`);
   }
   const out: Image16 = { width: image.width, height: image.height, data: image.data.slice() };
   if (strength === 0) return out;

@@ -231,7 +231,7 @@ function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float
     const l = luma(r, g, bl);
     if (l <= 0) continue;
     const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));
-    const ratio = Math.min(1, lowered * Math.pow(l / b, 1 + s)) / l;
+    const ratio = Math.min(1, lowered * (l / b) ** (1 + s)) / l;
     const k = 1 + w * (ratio - 1);
     data[i * 3] = linearToSrgb16(r * k);
     data[i * 3 + 1] = linearToSrgb16(g * k);

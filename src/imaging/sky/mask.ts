@@ -168,7 +168,7 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
   });
   const high = (c: Component) => c.area >= 0.01 * n && c.minY < 0.4 * copy.height;
   let topArea = 0;
-  stats.forEach((c, k) => (topArea += accepted[k]! * c.area));
+  for (const [k, c] of stats.entries()) topArea += accepted[k]! * c.area;
   if (topArea > 0) {
     const posterior = skyColourPosterior(copy.rgb, pixelsOf(labels, accepted), features.prior);
     const sums = new Float64Array(stats.length);

@@ -155,7 +155,7 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
   const colour = new Float64Array(3);
   for (let y = 0; y < height; y++) {
     const elevation = 1 - (y + 0.5) / height;
-    const t = Math.pow(elevation, recipe.falloff);
+    const t = elevation ** recipe.falloff;
     for (let c = 0; c < 3; c++) base[c] = horizon[c]! + (zenith[c]! - horizon[c]!) * t;
     // Clouds lie on a plane above the viewer: farther (and smaller) towards the horizon.
     const depth = 1 / (elevation + 0.12);

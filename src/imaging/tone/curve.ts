@@ -17,7 +17,7 @@ export interface ToneSliders {
 
 /** Log-space slope at the pivot for a contrast slider value: 1.5× at +100, 1/1.5 at −100. */
 export function contrastSlope(contrast: number): number {
-  return Math.pow(1.5, contrast / 100);
+  return 1.5 ** (contrast / 100);
 }
 
 /**
@@ -43,7 +43,7 @@ export function toneCurve(v: number, sliders: ToneSliders): number {
     const w = l < 0 ? ((l - PIVOT) / -PIVOT) ** 2 : 1;
     out += 0.5 * (sliders.whites / 100) * w;
   }
-  let y = Math.pow(2, out);
+  let y = 2 ** out;
   if (sliders.blacks < 0) {
     const beta = 0.02 * (-sliders.blacks / 100);
     y = Math.max(0, (y - beta) / (1 - beta));

@@ -73,7 +73,7 @@ export function buildLocalTone(preview: LinearImage, s: LocalToneSliders): Local
   const boost = s.clarity !== 0 ? new Float32Array(TABLE_SIZE + 1) : null;
   for (let i = 0; i <= TABLE_SIZE; i++) {
     const base = (i / TABLE_SIZE) * BASE_MAX;
-    gain[i] = Math.pow(2, stops.shadows * shadowWeight(base) + stops.highlights * highlightWeight(base));
+    gain[i] = 2 ** (stops.shadows * shadowWeight(base) + stops.highlights * highlightWeight(base));
     // Clarity acts on mid-tones, fading out towards black and white.
     if (boost) boost[i] = 0.8 * (s.clarity / 100) * Math.max(0, 1 - ((base - 0.5) / 0.45) ** 2);
   }

@@ -9,7 +9,7 @@ export function Link(props: AnchorHTMLAttributes<HTMLAnchorElement> & { href: st
     e.preventDefault();
     navigate(props.href);
   };
-  return <a {...props} onClick={onClick} />;
+  return <a {...props} href={props.href} onClick={onClick} />;
 }
 
 /** A labelled form control: the label names the control alone (not its value), by id. */

@@ -58,7 +58,7 @@ function fromFolderInput(list: FileList): Dropped {
 
 export function DropZone({ onFiles, accept }: { onFiles(dropped: Dropped): void; accept: string }) {
   const [over, setOver] = useState(false);
-  const onDrop = (e: TargetedDragEvent<HTMLDivElement>) => {
+  const onDrop = (e: TargetedDragEvent<HTMLElement>) => {
     e.preventDefault();
     setOver(false);
     if (e.dataTransfer) void fromDrop(e.dataTransfer).then(onFiles);
@@ -69,8 +69,9 @@ export function DropZone({ onFiles, accept }: { onFiles(dropped: Dropped): void;
     e.currentTarget.value = '';
   };
   return (
-    <div
+    <section
       class={`drop-zone${over ? ' is-over' : ''}`}
+      aria-label="Photos to upload"
       data-testid="drop-zone"
       onDragOver={(e) => {
         e.preventDefault();
@@ -91,6 +92,6 @@ export function DropZone({ onFiles, accept }: { onFiles(dropped: Dropped): void;
           <input type="file" class="visually-hidden" multiple accept={accept} onChange={onPick(false)} />
         </label>
       </div>
-    </div>
+    </section>
   );
 }

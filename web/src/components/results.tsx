@@ -28,7 +28,7 @@ export function ZipButton({ entries, name, label = 'Download all' }: { entries: 
   };
   return (
     <span class="zip-button">
-      <button class="btn btn-primary" onClick={run} disabled={done !== null || entries.length === 0}>
+      <button type="button" class="btn btn-primary" onClick={run} disabled={done !== null || entries.length === 0}>
         {done === null ? `${label} (.zip)` : `Zipping ${done} of ${entries.length}…`}
       </button>
       <ErrorNote error={error} />
@@ -46,7 +46,12 @@ function useOriginals(uuid: string, items: ResultItem[]): Map<string, string> {
     }
     return map;
   }, [uuid, items]);
-  useEffect(() => () => urls.forEach((u) => URL.revokeObjectURL(u)), [urls]);
+  useEffect(
+    () => () => {
+      for (const u of urls.values()) URL.revokeObjectURL(u);
+    },
+    [urls],
+  );
   return urls;
 }
 
@@ -145,7 +150,7 @@ function Viewer({ flow, uuid, name, items, index, before, onMove, onClose }: Vie
           {item.file_name} <span class="muted">{`${index + 1} of ${items.length}`}</span>
         </h2>
         <div class="viewer-actions">
-          <button class="btn" aria-pressed={actual} onClick={() => setActual(!actual)}>
+          <button type="button" class="btn" aria-pressed={actual} onClick={() => setActual(!actual)}>
             {actual ? 'Fit to screen' : 'Zoom to 100 %'}
           </button>
           <a class="btn" href={item.download_link} download={item.file_name}>
@@ -154,7 +159,7 @@ function Viewer({ flow, uuid, name, items, index, before, onMove, onClose }: Vie
           <Link class="btn" href={paths.copilot(flow, uuid, item.file_name)}>
             Copilot
           </Link>
-          <button class="btn" onClick={onClose} aria-label="Close">
+          <button type="button" class="btn" onClick={onClose} aria-label="Close">
             Close
           </button>
         </div>
@@ -163,7 +168,7 @@ function Viewer({ flow, uuid, name, items, index, before, onMove, onClose }: Vie
         <Compare key={item.file_name} before={before} after={item.download_link} alt={`${item.file_name}, edited`} actual={actual} />
       </div>
       <footer class="viewer-foot">
-        <button class="btn" onClick={() => onMove(-1)} aria-label="Previous photo" disabled={items.length < 2}>
+        <button type="button" class="btn" onClick={() => onMove(-1)} aria-label="Previous photo" disabled={items.length < 2}>
           ← Previous
         </button>
         <p class="muted small">
@@ -171,7 +176,7 @@ function Viewer({ flow, uuid, name, items, index, before, onMove, onClose }: Vie
             ? 'Drag across the photo, or use the slider, to compare with the original.'
             : 'No original to compare: the API has no download link for originals, so the app shows the JPEGs uploaded from this tab only.'}
         </p>
-        <button class="btn" onClick={() => onMove(1)} aria-label="Next photo" disabled={items.length < 2}>
+        <button type="button" class="btn" onClick={() => onMove(1)} aria-label="Next photo" disabled={items.length < 2}>
           Next →
         </button>
       </footer>

@@ -172,7 +172,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
               <h2 id="tools-title">One-click tools</h2>
               <div class="tool-grid">
                 {setup.tools.map((t) => (
-                  <button
+                  <button type="button"
                     key={t.enhancement_type}
                     class="btn btn-small"
                     disabled={busy !== null}
@@ -194,14 +194,14 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
               )}
               <ol class="versions">
                 <li class={current === null ? 'is-current' : ''}>
-                  <button class="version" aria-current={current === null} onClick={() => setCurrent(null)}>
+                  <button type="button" class="version" aria-current={current === null} onClick={() => setCurrent(null)}>
                     <strong>Batch edit</strong>
                     <small>as the project delivered it</small>
                   </button>
                 </li>
                 {versions.map((v, i) => (
                   <li key={v.id} class={v.id === current ? 'is-current' : ''}>
-                    <button class="version" aria-current={v.id === current} onClick={() => setCurrent(v.id)}>
+                    <button type="button" class="version" aria-current={v.id === current} onClick={() => setCurrent(v.id)}>
                       <strong>
                         {i + 1}. {v.kind === 'instruction' ? `“${v.label}”` : v.label}
                       </strong>
@@ -216,21 +216,21 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
               </ol>
               <div class="version-actions">
                 {!confirmReset ? (
-                  <button class="btn" disabled={busy !== null || versions.length === 0} onClick={() => setConfirmReset(true)}>
+                  <button type="button" class="btn" disabled={busy !== null || versions.length === 0} onClick={() => setConfirmReset(true)}>
                     Reset
                   </button>
                 ) : (
-                  <span class="confirm" role="group" aria-label="Confirm reset">
+                  <fieldset class="confirm" aria-label="Confirm reset">
                     Discard all {versions.length} versions?{' '}
-                    <button class="btn btn-danger btn-small" onClick={() => void reset()}>
+                    <button type="button" class="btn btn-danger btn-small" onClick={() => void reset()}>
                       Discard
                     </button>{' '}
-                    <button class="btn btn-small" onClick={() => setConfirmReset(false)}>
+                    <button type="button" class="btn btn-small" onClick={() => setConfirmReset(false)}>
                       Keep
                     </button>
-                  </span>
+                  </fieldset>
                 )}
-                <button class="btn btn-primary" disabled={busy !== null || latest === null} onClick={() => void finalize()}>
+                <button type="button" class="btn btn-primary" disabled={busy !== null || latest === null} onClick={() => void finalize()}>
                   {busy === 'finalize' ? 'Rendering full size…' : latest ? `Finalize version ${number(latest)}` : 'Finalize'}
                 </button>
               </div>

@@ -188,14 +188,14 @@ export function NewProject() {
           {failed.length > 0 && (
             <Note tone="warn">
               {failed.length} {failed.length === 1 ? 'upload' : 'uploads'} failed after three tries. Check your connection, then{' '}
-              <button class="btn btn-small" onClick={retry(failed)}>
+              <button type="button" class="btn btn-small" onClick={retry(failed)}>
                 Retry failed uploads
               </button>
             </Note>
           )}
           <ErrorNote error={error} />
           {error && done === photos.length && !submitting && (
-            <button class="btn btn-primary" onClick={retry([])}>
+            <button type="button" class="btn btn-primary" onClick={retry([])}>
               Try again
             </button>
           )}
@@ -208,7 +208,7 @@ export function NewProject() {
                 {p.state === 'failed' && (
                   <>
                     <span class="file-error">{p.error}</span>
-                    <button class="btn btn-small" onClick={retry(photos.filter((f) => f.name === p.name))} aria-label={`Retry ${p.name}`}>
+                    <button type="button" class="btn btn-small" onClick={retry(photos.filter((f) => f.name === p.name))} aria-label={`Retry ${p.name}`}>
                       Retry
                     </button>
                   </>

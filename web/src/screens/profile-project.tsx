@@ -191,7 +191,7 @@ export function ProfileProject({ uuid, photo }: { uuid: string; photo?: string |
         {!exported && (
           <>
             <p>Render the edit to full-size JPEGs, from the originals.</p>
-            <button class="btn btn-primary" disabled={edit?.status.status !== 'Completed'} onClick={ask(() => client.exportProject(uuid))}>
+            <button type="button" class="btn btn-primary" disabled={edit?.status.status !== 'Completed'} onClick={ask(() => client.exportProject(uuid))}>
               Export JPEGs
             </button>
           </>

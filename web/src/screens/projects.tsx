@@ -113,13 +113,13 @@ export function Projects() {
           </ul>
           {pages > 1 && (
             <nav class="pager" aria-label="Pages of projects">
-              <button class="btn" disabled={page === 0} onClick={() => setPage(page - 1)}>
+              <button type="button" class="btn" disabled={page === 0} onClick={() => setPage(page - 1)}>
                 Previous
               </button>
               <span>
                 Page {page + 1} of {pages}
               </span>
-              <button class="btn" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
+              <button type="button" class="btn" disabled={page + 1 >= pages} onClick={() => setPage(page + 1)}>
                 Next
               </button>
             </nav>

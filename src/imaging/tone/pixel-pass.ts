@@ -30,7 +30,7 @@ export interface DevelopPlan {
 
 /** Linear-light matrix of white balance and exposure. */
 export function developMatrix(s: Pick<DevelopSettings, 'temperature' | 'tint' | 'exposure'>): number[] {
-  const gain = Math.pow(2, s.exposure);
+  const gain = 2 ** s.exposure;
   return whiteBalanceMatrix(s.temperature, s.tint).map((x) => x * gain);
 }
 

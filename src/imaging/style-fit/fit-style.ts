@@ -8,13 +8,13 @@
  *     reproduce each edit through our renderer, minus the automatic estimate of the
  *     original; their robust mean is the bias that makes estimate() edit like them.
  */
-import { mired } from './colour.js';
-import { PHOTOGRAPHY_TYPE_BIAS, estimate } from './estimate.js';
-import { assertImage16, resizeImage16, sizeForLongEdge } from './image16.js';
-import { render } from './render.js';
-import { applyBias, defaultSettings, neutralStyle, validateSettings, type DevelopSettings, type Style, type StyleBias } from './settings.js';
-import { fitSettings, labImage, meanDeltaE00 } from './style-fit/fit-settings.js';
-import type { Image16 } from './types.js';
+import { mired } from '../colour.js';
+import { PHOTOGRAPHY_TYPE_BIAS, estimate } from '../estimate.js';
+import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
+import { render } from '../render.js';
+import { applyBias, defaultSettings, neutralStyle, validateSettings, type DevelopSettings, type Style, type StyleBias } from '../settings.js';
+import { fitSettings, labImage, meanDeltaE00 } from './fit-settings.js';
+import type { Image16 } from '../types.js';
 
 /** The biased sliders, in Style's order. */
 const BIAS_KEYS = Object.keys(neutralStyle()).filter((k) => k !== 'name') as (keyof StyleBias)[];
