@@ -1,7 +1,7 @@
 /**
  * `npm run train`: fits the learned automatic edit (src/imaging/autoedit) by
  * self-supervision. Every fitting photo (the split is the issue's, bench/autoedit/corpus.ts)
- * is degraded at random in linear light, many times with a fixed seed; the features of
+ * is cropped and degraded at random in linear light, many times with a fixed seed; the features of
  * each degraded photo are paired with the targets of the rendering that undoes it. Ridge
  * regression per target, λ chosen by leave-photos-out cross-validation, then bagged over
  * bootstrap samples of the photos. Writes src/imaging/autoedit/weights.json, and the
@@ -20,6 +20,7 @@ import { NO_DEGRADATION, degrade, inverseTargets, randomDegradation, to8, type D
 import { cvCases, loadFolds, renderCv, saveFolds, summarise } from './autoedit/cv-render.js';
 import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
 import { outDir, projectRoot } from './report.js';
+import type { Image16 } from '../src/imaging/types.js';
 
 const SEED = 20261125;
 /** Long edge the photos are degraded at; features use a 256 px preview of it. */
@@ -40,18 +41,48 @@ const started = Date.now();
 const log = (text: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(2)}] ${text}\n`);
 
 const photos = autoEditPhotos().filter((p) => !p.heldOut);
-const rnd = seededRandom(SEED);
-const samples: Sample[] = [];
-for (const [index, photo] of photos.entries()) {
-  const image = await loadPhoto(photo, EDGE);
-  for (let draw = 0; draw < DRAWS_PER_PHOTO; draw++) {
-    // The first draw of every photo is the photo as it is.
-    const d = draw === 0 ? { ...NO_DEGRADATION } : randomDegradation(rnd);
-    const degraded = to8(degrade(image, d));
-    const t = inverseTargets(d);
-    samples.push({ photo: index, degradation: d, features: photoFeatures(featurePreview(degraded)), targets: Float64Array.from(TARGETS, (k) => t[k]) });
+/** Degrading and measuring is most of the run: the samples are kept for reruns that change only the fit. */
+const cacheKey = createHash('sha1').update(JSON.stringify(['crops', FEATURE_SPEC, SEED, EDGE, DRAWS_PER_PHOTO, photos.map((p) => p.file), fs.readFileSync(new URL('./autoedit/degrade.js', import.meta.url), 'utf8'), fs.readFileSync(new URL('../src/imaging/autoedit/features.js', import.meta.url), 'utf8')])).digest('hex');
+const cacheFile = path.join(outDir, `autoedit-samples-${cacheKey.slice(0, 12)}.json`);
+const samples: Sample[] = fs.existsSync(cacheFile)
+  ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Sample[]).map((s) => ({ ...s, features: Float64Array.from(s.features), targets: Float64Array.from(s.targets) }))
+  : await drawSamples();
+if (!fs.existsSync(cacheFile)) {
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(cacheFile, JSON.stringify(samples.map((s) => ({ ...s, features: Array.from(s.features), targets: Array.from(s.targets) }))));
+} else log(`samples from ${path.relative(process.cwd(), cacheFile)}`);
+
+/**
+ * A random crop of 40–100 % of the area: another framing of the scene has other
+ * statistics, so the model sees many more "photos" than the fitting set holds.
+ */
+function randomCrop(image: Image16, rnd: () => number): Image16 {
+  const area = 0.4 + 0.6 * rnd();
+  const aspect = Math.exp((rnd() - 0.5) * 0.6);
+  const width = Math.max(32, Math.min(image.width, Math.round(image.width * Math.sqrt(area) * aspect)));
+  const height = Math.max(32, Math.min(image.height, Math.round(image.height * Math.sqrt(area) / aspect)));
+  const x0 = Math.floor(rnd() * (image.width - width + 1));
+  const y0 = Math.floor(rnd() * (image.height - height + 1));
+  const data = new Uint16Array(width * height * 3);
+  for (let y = 0; y < height; y++) data.set(image.data.subarray(((y0 + y) * image.width + x0) * 3, ((y0 + y) * image.width + x0 + width) * 3), y * width * 3);
+  return { width, height, data };
+}
+
+async function drawSamples(): Promise<Sample[]> {
+  const rnd = seededRandom(SEED);
+  const out: Sample[] = [];
+  for (const [index, photo] of photos.entries()) {
+    const image = await loadPhoto(photo, EDGE);
+    for (let draw = 0; draw < DRAWS_PER_PHOTO; draw++) {
+      // The first draw of every photo is the photo as it is.
+      const d = draw === 0 ? { ...NO_DEGRADATION } : randomDegradation(rnd);
+      const degraded = to8(degrade(draw === 0 ? image : randomCrop(image, rnd), d));
+      const t = inverseTargets(d);
+      out.push({ photo: index, degradation: d, features: photoFeatures(featurePreview(degraded)), targets: Float64Array.from(TARGETS, (k) => t[k]) });
+    }
+    log(`${photo.file}: ${DRAWS_PER_PHOTO} draws`);
   }
-  log(`${photo.file}: ${DRAWS_PER_PHOTO} draws`);
+  return out;
 }
 
 const f = samples[0]!.features.length;
@@ -133,6 +164,7 @@ const weightsWith = (bag: RidgeModel[]): AutoEditWeights => ({
   featureScale: featureScale.map(round),
   lambda,
   typicalSpread: typicalSpread.map(round),
+  cvRmse: bagRmse.map(round),
   models: bag,
   training: {},
 });
@@ -145,6 +177,7 @@ const weights: AutoEditWeights = {
   featureScale: featureScale.map(round),
   lambda,
   typicalSpread: typicalSpread.map(round),
+  cvRmse: bagRmse.map(round),
   models,
   training: {
     command: 'npm run train',
@@ -155,7 +188,6 @@ const weights: AutoEditWeights = {
     bags: BAGS,
     folds: FOLDS,
     featureSpecSha1: createHash('sha1').update(FEATURE_SPEC).digest('hex').slice(0, 12),
-    cvRmse: Object.fromEntries(TARGETS.map((t, k) => [t, round(bagRmse[k]!)])),
   },
 };
 const file = path.join(projectRoot, 'src', 'imaging', 'autoedit', 'weights.json');

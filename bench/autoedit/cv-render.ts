@@ -43,8 +43,8 @@ export interface Case {
 }
 
 /** Long edge of the cross-validation renders. */
-const EDGE = 384;
-const RANDOM_PER_PHOTO = 2;
+const EDGE = 256;
+const RANDOM_PER_PHOTO = 1;
 
 /** The undegraded photo, the canonical degradation and a few random ones (fixed seed), per fitting photo. */
 export async function cvCases(): Promise<Case[]> {

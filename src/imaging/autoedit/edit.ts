@@ -22,9 +22,9 @@ export interface LearnedEditOptions {
 export function learnedEdit(preview: LinearImage, options: LearnedEditOptions = {}): LearnedEdit {
   const weights = options.weights ?? autoEditWeights();
   const prediction = predict(photoFeatures(preview), weights);
-  const typical = Object.fromEntries(TARGETS.map((t, k) => [t, weights.typicalSpread[k]!])) as TargetVector;
+  const vector = (values: readonly number[]) => Object.fromEntries(TARGETS.map((t, k) => [t, values[k]!])) as TargetVector;
   const guards = weights.guards ?? GUARDS;
-  const c = confidence(prediction, typical, guards);
+  const c = confidence(prediction, { rmse: vector(weights.cvRmse), typicalSpread: vector(weights.typicalSpread) }, guards);
   const share = dominance(preview);
   const settings = settingsFromTargets(guardedTargets(prediction, c, share, options.isRaw ?? false, guards));
   const white = plausibleWhite(settings.temperature, settings.tint);

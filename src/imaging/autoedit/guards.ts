@@ -1,8 +1,10 @@
 /**
  * Guards on the learned estimate, each a reason to correct less than the model says:
- * - confidence: when the bagged models disagree (spread well above its typical value on
- *   unseen photos) the answer depends on which photos the model saw, so it is shrunk
- *   towards no correction;
+ * - confidence: a correction small against the model's error on unseen photos
+ *   (cross-validated RMSE) is as likely noise as need, so it is shrunk towards none by
+ *   p² / (p² + (noiseScale·RMSE)²) — this is what leaves good photos alone; and when the
+ *   bagged models disagree (spread well above its typical value) the answer depends on
+ *   which photos the model saw, so it is shrunk too;
  * - a scene dominated by one saturated colour keeps its colour: its white balance
  *   correction is shrunk, since such a scene and a strong cast look alike;
  * - RAW: the decoded image is already balanced for the camera's as-shot white, a prior
@@ -18,6 +20,8 @@ import type { LinearImage } from '../tone/preview.js';
 import type { Prediction, Target, TargetVector } from './model.js';
 
 export interface GuardConstants {
+  /** Multiple of the cross-validated RMSE below which a correction counts as noise. */
+  noiseScale: number;
   /** Spread at which confidence is ½, as a multiple of the typical spread. */
   spreadTolerance: number;
   /** Dominance (share of the picture in one saturated hue) where the white correction starts to shrink, and where it reaches its floor. */
@@ -29,7 +33,7 @@ export interface GuardConstants {
   rawPrior: number;
 }
 
-export const GUARDS: GuardConstants = { spreadTolerance: 2, dominanceStart: 0.35, dominanceFull: 0.7, dominanceFloor: 0.4, rawPrior: 0.5 };
+export const GUARDS: GuardConstants = { noiseScale: 1, spreadTolerance: 2, dominanceStart: 0.35, dominanceFull: 0.7, dominanceFloor: 0.4, rawPrior: 0.5 };
 
 /** Plausible lights: 2200..12000 K, tint within ±30. */
 export const WHITE_LIMITS = { minKelvin: 2200, maxKelvin: 12000, maxTint: 30 };
@@ -69,17 +73,25 @@ export interface Confidence {
   black: number;
 }
 
-function confidenceOf(spread: number, typical: number, tolerance: number): number {
-  const ratio = spread / Math.max(1e-9, typical * tolerance);
-  return 1 / (1 + ratio * ratio);
+/** What the model knows of its own errors, from cross-validation (weights.json). */
+export interface ModelErrors {
+  rmse: TargetVector;
+  typicalSpread: TargetVector;
 }
 
-/** Confidence of each part of the estimate (0..1) from the bag's spread against its typical value. */
-export function confidence(prediction: Prediction, typicalSpread: TargetVector, constants: GuardConstants = GUARDS): Confidence {
-  const of = (t: Target) => confidenceOf(prediction.spread[t], typicalSpread[t], constants.spreadTolerance);
-  const whiteSpread = Math.hypot(prediction.spread.illuminantU, prediction.spread.illuminantV);
+function confidenceOf(value: number, spread: number, rmse: number, typical: number, constants: GuardConstants): number {
+  const ratio = spread / Math.max(1e-9, typical * constants.spreadTolerance);
+  const noise = (constants.noiseScale * rmse) ** 2;
+  return (value * value) / (value * value + noise + 1e-12) / (1 + ratio * ratio);
+}
+
+/** Confidence of each part of the estimate (0..1): signal against the model's error, and the bag's agreement. */
+export function confidence(prediction: Prediction, errors: ModelErrors, constants: GuardConstants = GUARDS): Confidence {
+  const { mean, spread } = prediction;
+  const of = (t: Target) => confidenceOf(mean[t], spread[t], errors.rmse[t], errors.typicalSpread[t], constants);
+  const pair = (v: TargetVector) => Math.hypot(v.illuminantU, v.illuminantV);
   return {
-    white: confidenceOf(whiteSpread, Math.hypot(typicalSpread.illuminantU, typicalSpread.illuminantV), constants.spreadTolerance),
+    white: confidenceOf(pair(mean), pair(spread), pair(errors.rmse), pair(errors.typicalSpread), constants),
     exposure: of('exposure'),
     contrast: of('logContrast'),
     saturation: of('logSaturation'),

@@ -31,6 +31,8 @@ export interface AutoEditWeights {
   lambda: number[];
   /** Per target, the median spread of the bag on photos it did not see (cross-validation): the scale of the confidence. */
   typicalSpread: number[];
+  /** Per target, the bag's cross-validated RMSE: the noise level of a correction. */
+  cvRmse: number[];
   models: RidgeModel[];
   /** Guard constants other than the built-in ones (cross-validation while tuning them). */
   guards?: GuardConstants;
