@@ -24,7 +24,7 @@ const LUMA_STOPS = 12;
 const SATURATION_QUANTILES = [0.5, 0.9];
 
 /** Changes whenever the layout or the meaning of a feature changes; the weights record it. */
-export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+spreads-v2`;
+export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+spreads+bright-v3`;
 
 /** Floors of the logs: black pixels and flat regions carry no chroma. */
 const EPS = 1e-4;
@@ -87,6 +87,8 @@ export function photoFeatures(preview: LinearImage): Float64Array {
   const us = new Float32Array(n);
   const vs = new Float32Array(n);
   const ws = new Float32Array(n);
+  /** log2 luminance of the pixels that have a chroma, for the chroma of the brightest. */
+  const ls = new Float32Array(n);
   const eus = new Float32Array(n);
   const evs = new Float32Array(n);
   const ews = new Float32Array(n);
@@ -122,6 +124,7 @@ export function photoFeatures(preview: LinearImage): Float64Array {
         splat(chroma, u, v, w);
         us[nc] = u;
         vs[nc] = v;
+        ls[nc] = Math.log2(l + EPS);
         ws[nc++] = w;
       }
       if (x + 1 < width && y + 1 < height) {
@@ -173,8 +176,23 @@ export function photoFeatures(preview: LinearImage): Float64Array {
     2 ** l5,
     l98,
   ];
+  // The brightest surfaces are most often white or grey (clouds, walls, highlights): their chroma is the light's.
+  const bright = (threshold: number): [number, number] => {
+    let su = 0;
+    let sv = 0;
+    let sw = 0;
+    for (let p = 0; p < nc; p++)
+      if (ls[p]! >= threshold) {
+        su += us[p]!;
+        sv += vs[p]!;
+        sw++;
+      }
+    return sw > 0 ? [su / sw, sv / sw] : [0, 0];
+  };
   const features = [
     ...spreads,
+    ...bright(l90),
+    ...bright(l98),
     ...normalisedRoots(chroma),
     ...normalisedRoots(edges),
     ...quantiles(us, ws, nc, -3, 3, 1200, CHROMA_QUANTILES),
