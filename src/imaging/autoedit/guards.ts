@@ -33,7 +33,7 @@ export interface GuardConstants {
   rawPrior: number;
 }
 
-export const GUARDS: GuardConstants = { noiseScale: 1, spreadTolerance: 2, dominanceStart: 0.35, dominanceFull: 0.7, dominanceFloor: 0.4, rawPrior: 0.5 };
+export const GUARDS: GuardConstants = { noiseScale: 0.75, spreadTolerance: 1, dominanceStart: 0.5, dominanceFull: 0.85, dominanceFloor: 0.4, rawPrior: 0.5 };
 
 /** Plausible lights: 2200..12000 K, tint within ±30. */
 export const WHITE_LIMITS = { minKelvin: 2200, maxKelvin: 12000, maxTint: 30 };
