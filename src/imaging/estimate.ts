@@ -77,18 +77,6 @@ function assertOptions(options: EstimateOptions): void {
   if (options.cropAspectRatio !== undefined && !['2X3', '4X5', '5X7'].includes(options.cropAspectRatio)) throw invalidParameterError('options.cropAspectRatio', 'one of 2X3, 4X5, 5X7', options.cropAspectRatio);
 }
 
-/** Fraction of sorted samples above a value. */
-function fractionAbove(sorted: Float32Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid]! > value) hi = mid;
-    else lo = mid + 1;
-  }
-  return (sorted.length - lo) / sorted.length;
-}
-
 /**
  * Luminance noise of the full image in 8-bit units: the median absolute second difference
  * along rows, on a sparse sample of rows, scaled to a Gaussian sigma. Texture raises it a
@@ -149,13 +137,13 @@ export function estimateDetailed(image: RgbImage, context: EstimateContext = {},
   settings.blacks = Math.round(learned.blacks);
   settings.saturation = Math.round(learned.saturation);
   transformLinear(preview, developMatrix(settings));
-  const { peaks, lumas } = sortedLevels(preview);
-  // Highlights: recover what the exposure pushes past white that was not clipped already.
   const gain = 2 ** settings.exposure;
-  const newlyClipped = fractionAbove(peaks, 0.97) - fractionAbove(peaks, 0.97 * gain);
+  const levels = previewLevels(preview, 0.97 * gain);
+  // Highlights: recover what the exposure pushes past white that was not clipped already.
+  const newlyClipped = levels.clipped - levels.clippedBefore;
   if (newlyClipped > 0.002) settings.highlights = -Math.min(60, Math.round(newlyClipped * 1500));
   // Shadows: lift when a large part of the picture would still render very dark.
-  const darkShare = 1 - fractionAbove(lumas, 0.012);
+  const darkShare = levels.dark;
   if (darkShare > 0.2) settings.shadows = Math.min(50, Math.round((darkShare - 0.2) * 120));
 
   const sigma = noiseSigma(image);
@@ -170,20 +158,27 @@ export function estimateDetailed(image: RgbImage, context: EstimateContext = {},
   return { settings: clampSettings(out), confidence: learned.confidence };
 }
 
-/** Sorted brightest-channel values and luminances of a linear preview, to count what would clip or stay dark. */
-function sortedLevels(preview: LinearImage): { peaks: Float32Array; lumas: Float32Array } {
+/**
+ * Shares of a linear preview (exposed as rendered) whose brightest channel passes 0.97
+ * (clips), passed `before` (was clipped before the exposure), and whose luminance stays
+ * under 0.012 (renders very dark).
+ */
+function previewLevels(preview: LinearImage, before: number): { clipped: number; clippedBefore: number; dark: number } {
   const d = preview.data;
   const n = d.length / 3;
-  const lumas = new Float32Array(n);
-  const peaks = new Float32Array(n);
-  for (let p = 0; p < n; p++) {
-    const r = Math.max(0, d[p * 3]!);
-    const g = Math.max(0, d[p * 3 + 1]!);
-    const b = Math.max(0, d[p * 3 + 2]!);
-    lumas[p] = LUMA_R * r + LUMA_G * g + LUMA_B * b;
-    peaks[p] = Math.max(r, g, b);
+  let clipped = 0;
+  let clippedBefore = 0;
+  let dark = 0;
+  for (let i = 0; i < d.length; i += 3) {
+    const r = Math.max(0, d[i]!);
+    const g = Math.max(0, d[i + 1]!);
+    const b = Math.max(0, d[i + 2]!);
+    const peak = Math.max(r, g, b);
+    if (peak > 0.97) clipped++;
+    if (peak > before) clippedBefore++;
+    if (LUMA_R * r + LUMA_G * g + LUMA_B * b < 0.012) dark++;
   }
-  return { peaks: peaks.sort(), lumas: lumas.sort() };
+  return { clipped: clipped / n, clippedBefore: clippedBefore / n, dark: dark / n };
 }
 
 function applyOptions(settings: DevelopSettings, options: EstimateOptions): void {

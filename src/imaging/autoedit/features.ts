@@ -141,9 +141,12 @@ export function photoFeatures(preview: LinearImage): Float64Array {
           eus[ne] = u;
           evs[ne] = v;
           ews[ne++] = m;
-          edgeNorm[0]! += dr ** 6;
-          edgeNorm[1]! += dg ** 6;
-          edgeNorm[2]! += db ** 6;
+          const r2 = dr * dr;
+          const g2 = dg * dg;
+          const b2 = db * db;
+          edgeNorm[0]! += r2 * r2 * r2;
+          edgeNorm[1]! += g2 * g2 * g2;
+          edgeNorm[2]! += b2 * b2 * b2;
         }
       }
     }
