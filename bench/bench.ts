@@ -1,4 +1,5 @@
 import { benchCopilot } from './bench-copilot.js';
+import { benchEstimate } from './bench-estimate.js';
 import { benchFlow } from './bench-flow.js';
 import { benchMemory } from './bench-memory.js';
 import { benchInflight } from './bench-inflight.js';
@@ -16,6 +17,7 @@ const sections: [string, SectionRunner][] = [
   ['s3', benchS3],
   ['raw', benchRaw],
   ['render', runRenderBench],
+  ['estimate', benchEstimate],
   ['inflight', benchInflight],
   ['product', benchProduct],
   ['flow', benchFlow],

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { estimate } from '../src/imaging/estimate.js';
+import { image16FromSharp } from '../src/imaging/image16.js';
 import { render } from '../src/imaging/render.js';
 import { applyBias, defaultSettings } from '../src/imaging/settings.js';
 import { toXmp } from '../src/imaging/xmp.js';
@@ -69,7 +70,8 @@ describe('command line', () => {
 
     for (const sub of ['original', 'edited']) fs.mkdirSync(path.join(dir, 'examples', sub), { recursive: true });
     for (const seed of [1, 2, 3]) {
-      const original = testScene(160, 120, seed);
+      // The photographer edits the JPEG they have: the estimate is made on what the fit will read.
+      const original = await image16FromSharp(sharp(await jpegOf(testScene(160, 120, seed))));
       const edited = await render(original, applyBias(estimate(original), { exposure: 0.5, warmth: 12 }));
       fs.writeFileSync(path.join(dir, 'examples', 'original', `P${seed}.jpg`), await jpegOf(original));
       fs.writeFileSync(path.join(dir, 'examples', 'edited', `P${seed}.JPG`), await jpegOf(edited));

@@ -1,0 +1,199 @@
+/**
+ * `npm run train`: fits the learned automatic edit (src/imaging/autoedit) by
+ * self-supervision. Every fitting photo (the split is the issue's, bench/autoedit/corpus.ts)
+ * is cropped and degraded at random in linear light, many times with a fixed seed; the features of
+ * each degraded photo are paired with the targets of the rendering that undoes it. Ridge
+ * regression per target, λ chosen by leave-photos-out cross-validation, then bagged over
+ * bootstrap samples of the photos. Writes src/imaging/autoedit/weights.json, and the
+ * cross-validated predictions (with their bag spread) to bench/out/autoedit-cv.json for
+ * tuning the guards. Held-out photos are never read.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FEATURE_SPEC, featurePreview, photoFeatures } from '../src/imaging/autoedit/features.js';
+import { TARGETS, WEIGHTS_VERSION, type AutoEditWeights, type RidgeModel } from '../src/imaging/autoedit/model.js';
+import { seededRandom } from '../src/imaging/random.js';
+import { autoEditPhotos, loadPhoto } from './autoedit/corpus.js';
+import { NO_DEGRADATION, degrade, inverseTargets, randomDegradation, to8, type Degradation } from './autoedit/degrade.js';
+import { cvCases, loadFolds, renderCv, saveFolds, summarise } from './autoedit/cv-render.js';
+import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
+import { outDir, projectRoot } from './report.js';
+import type { Image16 } from '../src/imaging/types.js';
+
+const SEED = 20261125;
+/** Long edge the photos are degraded at; features use a 256 px preview of it. */
+const EDGE = 512;
+const DRAWS_PER_PHOTO = 48;
+const BAGS = 8;
+const FOLDS = 5;
+const LAMBDAS = [1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10, 30, 100];
+
+interface Sample {
+  photo: number;
+  degradation: Degradation;
+  features: Float64Array;
+  targets: Float64Array;
+}
+
+const started = Date.now();
+const log = (text: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(2)}] ${text}\n`);
+
+const photos = autoEditPhotos().filter((p) => !p.heldOut);
+/** Degrading and measuring is most of the run: the samples are kept for reruns that change only the fit. */
+const cacheKey = createHash('sha1').update(JSON.stringify(['crops', FEATURE_SPEC, SEED, EDGE, DRAWS_PER_PHOTO, photos.map((p) => p.file), fs.readFileSync(new URL('./autoedit/degrade.js', import.meta.url), 'utf8'), fs.readFileSync(new URL('../src/imaging/autoedit/features.js', import.meta.url), 'utf8')])).digest('hex');
+const cacheFile = path.join(outDir, `autoedit-samples-${cacheKey.slice(0, 12)}.json`);
+const samples: Sample[] = fs.existsSync(cacheFile)
+  ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Sample[]).map((s) => ({ ...s, features: Float64Array.from(s.features), targets: Float64Array.from(s.targets) }))
+  : await drawSamples();
+if (!fs.existsSync(cacheFile)) {
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(cacheFile, JSON.stringify(samples.map((s) => ({ ...s, features: Array.from(s.features), targets: Array.from(s.targets) }))));
+} else log(`samples from ${path.relative(process.cwd(), cacheFile)}`);
+
+/**
+ * A random crop of 40–100 % of the area: another framing of the scene has other
+ * statistics, so the model sees many more "photos" than the fitting set holds.
+ */
+function randomCrop(image: Image16, rnd: () => number): Image16 {
+  const area = 0.4 + 0.6 * rnd();
+  const aspect = Math.exp((rnd() - 0.5) * 0.6);
+  const width = Math.max(32, Math.min(image.width, Math.round(image.width * Math.sqrt(area) * aspect)));
+  const height = Math.max(32, Math.min(image.height, Math.round(image.height * Math.sqrt(area) / aspect)));
+  const x0 = Math.floor(rnd() * (image.width - width + 1));
+  const y0 = Math.floor(rnd() * (image.height - height + 1));
+  const data = new Uint16Array(width * height * 3);
+  for (let y = 0; y < height; y++) data.set(image.data.subarray(((y0 + y) * image.width + x0) * 3, ((y0 + y) * image.width + x0 + width) * 3), y * width * 3);
+  return { width, height, data };
+}
+
+async function drawSamples(): Promise<Sample[]> {
+  const rnd = seededRandom(SEED);
+  const out: Sample[] = [];
+  for (const [index, photo] of photos.entries()) {
+    const image = await loadPhoto(photo, EDGE);
+    for (let draw = 0; draw < DRAWS_PER_PHOTO; draw++) {
+      // The first draw of every photo is the photo as it is.
+      const d = draw === 0 ? { ...NO_DEGRADATION } : randomDegradation(rnd);
+      const degraded = to8(degrade(draw === 0 ? image : randomCrop(image, rnd), d));
+      const t = inverseTargets(d);
+      out.push({ photo: index, degradation: d, features: photoFeatures(featurePreview(degraded)), targets: Float64Array.from(TARGETS, (k) => t[k]) });
+    }
+    log(`${photo.file}: ${DRAWS_PER_PHOTO} draws`);
+  }
+  return out;
+}
+
+const f = samples[0]!.features.length;
+const featureMean = new Array<number>(f).fill(0);
+const featureScale = new Array<number>(f).fill(0);
+for (const s of samples) for (let i = 0; i < f; i++) featureMean[i] += s.features[i]! / samples.length;
+for (const s of samples) for (let i = 0; i < f; i++) featureScale[i] += (s.features[i]! - featureMean[i]!) ** 2 / samples.length;
+for (let i = 0; i < f; i++) featureScale[i] = Math.sqrt(featureScale[i]!) || 1;
+const x = samples.map((s) => Float64Array.from(s.features, (v, i) => (v - featureMean[i]!) / featureScale[i]!));
+const y = samples.map((s) => s.targets);
+const rowsOf = (photoSet: readonly number[]) => photoSet.flatMap((p) => samples.flatMap((s, r) => (s.photo === p ? [r] : [])));
+
+/** Bootstrap samples of photos (with replacement), the same for every fit of a run. */
+function bootstrap(photoSet: readonly number[], bags: number, r: () => number): number[][] {
+  return Array.from({ length: bags }, () => Array.from({ length: photoSet.length }, () => photoSet[Math.floor(r() * photoSet.length)]!));
+}
+
+// Folds: photos shuffled once, dealt round-robin.
+const order = photos.map((_, i) => i);
+const foldRnd = seededRandom(SEED + 1);
+for (let i = order.length - 1; i > 0; i--) {
+  const j = Math.floor(foldRnd() * (i + 1));
+  [order[i], order[j]] = [order[j]!, order[i]!];
+}
+const folds = Array.from({ length: FOLDS }, (_, k) => order.filter((_, i) => i % FOLDS === k));
+
+// λ per target by leave-photos-out cross-validation (one ridge per fold, no bagging).
+const cvError = TARGETS.map(() => new Array<number>(LAMBDAS.length).fill(0));
+for (const fold of folds) {
+  const train = rowsOf(order.filter((p) => !fold.includes(p)));
+  const test = rowsOf(fold);
+  const normal = normalEquations(x, y, train);
+  for (const [k] of TARGETS.entries())
+    for (const [li, lambda] of LAMBDAS.entries()) {
+      const c = fitTarget(normal, k, lambda);
+      for (const r of test) cvError[k]![li] += (applyLinear(c, x[r]!) - y[r]![k]!) ** 2 / samples.length;
+    }
+}
+const lambda = TARGETS.map((_, k) => LAMBDAS[cvError[k]!.indexOf(Math.min(...cvError[k]!))]!);
+const targetStd = TARGETS.map((_, k) => Math.sqrt(y.reduce((s, v) => s + (v[k]! - y.reduce((a, w) => a + w[k]!, 0) / y.length) ** 2, 0) / y.length));
+for (const [k, name] of TARGETS.entries()) log(`${name}: λ ${lambda[k]}, CV RMSE ${Math.sqrt(Math.min(...cvError[k]!)).toFixed(4)} (target sd ${targetStd[k]!.toFixed(4)})`);
+
+/** Bagged ridge models on the given photos. */
+function fitBag(photoSet: readonly number[], r: () => number): RidgeModel[] {
+  return bootstrap(photoSet, BAGS, r).map((sample) => {
+    const normal = normalEquations(x, y, rowsOf(sample));
+    return { coefficients: TARGETS.map((_, k) => fitTarget(normal, k, lambda[k]!)) };
+  });
+}
+
+// Cross-validated predictions of the bagged model, as the service would make them on unseen photos.
+const bagRnd = seededRandom(SEED + 2);
+const foldBags: RidgeModel[][] = [];
+const cv: { photo: string; degradation: Degradation; targets: number[]; mean: number[]; spread: number[] }[] = [];
+for (const fold of folds) {
+  const models = fitBag(order.filter((p) => !fold.includes(p)), bagRnd);
+  foldBags.push(models);
+  for (const r of rowsOf(fold)) {
+    const values = models.map((m) => m.coefficients.map((c) => applyLinear(c, x[r]!)));
+    const mean = TARGETS.map((_, k) => values.reduce((s, v) => s + v[k]!, 0) / values.length);
+    const spread = TARGETS.map((_, k) => Math.sqrt(values.reduce((s, v) => s + (v[k]! - mean[k]!) ** 2, 0) / values.length));
+    cv.push({ photo: photos[samples[r]!.photo]!.file, degradation: samples[r]!.degradation, targets: Array.from(y[r]!), mean, spread });
+  }
+}
+const bagRmse = TARGETS.map((_, k) => Math.sqrt(cv.reduce((s, c) => s + (c.mean[k]! - c.targets[k]!) ** 2, 0) / cv.length));
+log(`bagged CV RMSE: ${TARGETS.map((t, k) => `${t} ${bagRmse[k]!.toFixed(4)}`).join(', ')}`);
+
+const typicalSpread = TARGETS.map((_, k) => {
+  const spreads = cv.map((c) => c.spread[k]!).sort((a, b) => a - b);
+  return spreads[spreads.length >> 1]!;
+});
+const round = (v: number) => Number(v.toPrecision(4));
+const models = fitBag(order, bagRnd).map((m) => ({ coefficients: m.coefficients.map((c) => c.map(round)) }));
+const weightsWith = (bag: RidgeModel[]): AutoEditWeights => ({
+  version: WEIGHTS_VERSION,
+  featureSpec: FEATURE_SPEC,
+  targets: TARGETS,
+  featureMean: featureMean.map(round),
+  featureScale: featureScale.map(round),
+  lambda,
+  typicalSpread: typicalSpread.map(round),
+  cvRmse: bagRmse.map(round),
+  models: bag,
+  training: {},
+});
+saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), weights: weightsWith(foldBags[k]!) })));
+const weights: AutoEditWeights = {
+  version: WEIGHTS_VERSION,
+  featureSpec: FEATURE_SPEC,
+  targets: TARGETS,
+  featureMean: featureMean.map(round),
+  featureScale: featureScale.map(round),
+  lambda,
+  typicalSpread: typicalSpread.map(round),
+  cvRmse: bagRmse.map(round),
+  models,
+  training: {
+    command: 'npm run train',
+    seed: SEED,
+    photos: photos.length,
+    drawsPerPhoto: DRAWS_PER_PHOTO,
+    edge: EDGE,
+    bags: BAGS,
+    folds: FOLDS,
+    featureSpecSha1: createHash('sha1').update(FEATURE_SPEC).digest('hex').slice(0, 12),
+  },
+};
+const file = path.join(projectRoot, 'src', 'imaging', 'autoedit', 'weights.json');
+fs.writeFileSync(file, `${JSON.stringify(weights)}\n`);
+fs.mkdirSync(outDir, { recursive: true });
+fs.writeFileSync(path.join(outDir, 'autoedit-cv.json'), JSON.stringify(cv));
+const summary = summarise(await renderCv(loadFolds(), await cvCases()));
+log(`rendered, cross-validated (mean ΔE00 to the original): degraded ${summary.degradedMean.toFixed(2)} → ours ${summary.oursMean.toFixed(2)}; canonical ${summary.canonicalDegraded.toFixed(2)} → ${summary.canonicalOurs.toFixed(2)}; worse than degraded ${summary.exceptions}; undegraded mean ${summary.harmMean.toFixed(2)} worst ${summary.harmWorst.toFixed(2)}`);
+log(`wrote ${path.relative(process.cwd(), file)} (${(fs.statSync(file).size / 1024).toFixed(1)} KiB) from ${samples.length} draws of ${photos.length} photos`);

@@ -1,0 +1,47 @@
+/**
+ * `npm run tune-guards` (after `npm run train`): tunes the guard constants of the
+ * automatic edit on the fitting photos only, by rendering. Each fitting photo is
+ * estimated by the bag of the cross-validation fold that left it out (as if unseen),
+ * undegraded and degraded; constants are searched one at a time (coordinate descent) to
+ * minimise the mean ΔE00 to the original over all cases, undegraded ones included (doing
+ * no harm counts as much as restoring), plus a penalty per output further from the
+ * original than its input. Prints the best constants for guards.ts.
+ */
+import os from 'node:os';
+import { GUARDS, type GuardConstants } from '../src/imaging/autoedit/guards.js';
+import { cvCases, loadFolds, renderCv, summarise, type CaseResult } from './autoedit/cv-render.js';
+
+const GRID: { [K in keyof GuardConstants]?: number[] } = {
+  noiseScale: [0.25, 0.5, 0.75, 1.5],
+  spreadTolerance: [1, 4],
+  dominanceStart: [0.25, 1],
+  dominanceFloor: [0, 0.7],
+};
+const EXCEPTION_PENALTY = 0.1;
+
+const objective = (results: CaseResult[]) => {
+  const s = summarise(results);
+  const all = results.reduce((sum, r) => sum + r.ours, 0) / results.length;
+  return { value: all + EXCEPTION_PENALTY * s.exceptions, summary: s };
+};
+
+const folds = loadFolds();
+const cases = await cvCases();
+let best = { ...GUARDS };
+let bestValue = objective(await renderCv(folds, cases, best)).value;
+for (const key of Object.keys(GRID) as (keyof GuardConstants)[]) {
+  for (const value of GRID[key]!) {
+    if (value === best[key]) continue;
+    const trial = { ...best, [key]: value, ...(key === 'dominanceStart' ? { dominanceFull: Math.min(1.01, value + 0.35) } : {}) };
+    const { value: v, summary: s } = objective(await renderCv(folds, cases, trial));
+    process.stdout.write(
+      `${key}=${value}: objective ${v.toFixed(3)} | degraded ${s.degradedMean.toFixed(2)} → ${s.oursMean.toFixed(2)}, canonical ${s.canonicalOurs.toFixed(2)}, exceptions ${s.exceptions}, no harm ${s.harmMean.toFixed(2)} / ${s.harmWorst.toFixed(2)} (load ${os.loadavg()[0]!.toFixed(1)})\n`,
+    );
+    if (v < bestValue) {
+      bestValue = v;
+      best = trial;
+    }
+  }
+}
+const s = summarise(await renderCv(folds, cases, best));
+process.stdout.write(`best ${JSON.stringify(best)}: objective ${bestValue.toFixed(3)}; degraded ${s.degradedMean.toFixed(2)} → ${s.oursMean.toFixed(2)}, canonical ${s.canonicalDegraded.toFixed(2)} → ${s.canonicalOurs.toFixed(2)}, exceptions ${s.exceptions}, no harm ${s.harmMean.toFixed(2)} / worst ${s.harmWorst.toFixed(2)}\n`);
