@@ -76,6 +76,16 @@ test('content grouping takes upload order as a hint: interleaved uploads of two 
   assert.deepEqual(groupBrackets(frames), [['1.jpg', '3.jpg', '6.jpg'], ['2.jpg', '4.jpg', '5.jpg']]);
 });
 
+test('a bracket uploaded -2, +2, 0 EV groups once its middle frame links the extremes', async () => {
+  const frames = [
+    await candidate('x1.jpg', await photo(scenes[2]!, -2, 5, 0)),
+    await candidate('x2.jpg', await photo(scenes[2]!, 2, 0, 6)),
+    await candidate('x3.jpg', await photo(scenes[2]!, 0)),
+  ];
+  assert.deepEqual(groupBrackets(frames), [['x1.jpg', 'x2.jpg', 'x3.jpg']]);
+  assert.equal(middleFrame(frames), 'x3.jpg');
+});
+
 test('near-duplicates are not merged: one room from several spots, repeated exposures, other scenes', async () => {
   // The same scene from spots 12-25 % of the width apart, exposures varying by up to 1 EV as auto-exposure does.
   const spots = [

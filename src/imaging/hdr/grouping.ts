@@ -150,26 +150,37 @@ function joinsByContent(group: BracketCandidate[], f: BracketCandidate, matches:
   return best && best.similarity >= MIN_SIMILARITY && best.dominance >= MIN_DOMINANCE ? best.similarity : null;
 }
 
+/** Whether two groups' frames all differ in exposure, and together fit in one bracket. */
+function combinable(a: BracketCandidate[], b: BracketCandidate[], matches: Matches): boolean {
+  return a.length + b.length <= MAX_BRACKET_FRAMES && a.every((f) => b.every((g) => Math.abs(matches.of(f, g).ev) >= MIN_CONTENT_EV));
+}
+
 /**
  * Brackets among photos whose EXIF tells no exposure, by content, in upload order: a photo
  * joins the open group (begun within the last UPLOAD_WINDOW photos) it matches best, else
- * opens one.
+ * opens one. Other open groups it also matches are merged in when their exposures all differ:
+ * uploaded −2, +2, 0 EV, the extremes may share too little to match until the middle frame comes.
  */
 function groupByContent(sequence: BracketCandidate[], matches: Matches): BracketCandidate[][] {
-  const groups: { members: BracketCandidate[]; start: number }[] = [];
+  let groups: { members: BracketCandidate[]; start: number }[] = [];
   sequence.forEach((f, position) => {
-    let chosen: { members: BracketCandidate[] } | null = null;
-    let chosenScore = -Infinity;
-    for (const g of groups) {
-      if (position - g.start >= UPLOAD_WINDOW) continue;
-      const score = joinsByContent(g.members, f, matches);
-      if (score !== null && score > chosenScore) {
-        chosen = g;
-        chosenScore = score;
-      }
+    const accepting = groups
+      .filter((g) => position - g.start < UPLOAD_WINDOW)
+      .map((g) => ({ g, score: joinsByContent(g.members, f, matches) }))
+      .filter((c): c is { g: (typeof groups)[number]; score: number } => c.score !== null)
+      .sort((a, b) => b.score - a.score);
+    const chosen = accepting[0]?.g;
+    if (!chosen) {
+      groups.push({ members: [f], start: position });
+      return;
     }
-    if (chosen) chosen.members.push(f);
-    else groups.push({ members: [f], start: position });
+    chosen.members.push(f);
+    for (const { g } of accepting.slice(1)) {
+      if (!combinable(chosen.members, g.members, matches)) continue;
+      chosen.members.push(...g.members);
+      chosen.start = Math.min(chosen.start, g.start);
+      groups = groups.filter((other) => other !== g);
+    }
   });
   return groups.map((g) => g.members);
 }
