@@ -1,5 +1,6 @@
 import { benchCopilot } from './bench-copilot.js';
 import { benchFlow } from './bench-flow.js';
+import { benchHdr } from './bench-hdr.js';
 import { benchMemory } from './bench-memory.js';
 import { benchInflight } from './bench-inflight.js';
 import { benchProduct } from './bench-product.js';
@@ -15,6 +16,7 @@ const sections: [string, SectionRunner][] = [
   ['upload', benchUpload],
   ['s3', benchS3],
   ['raw', benchRaw],
+  ['hdr', benchHdr],
   ['render', runRenderBench],
   ['inflight', benchInflight],
   ['product', benchProduct],

@@ -9,8 +9,8 @@ import { decodeImage } from '../imaging/decode.js';
 import { type Developed, developFinished, developSidecar, developWithSettings, type SourceFrame, sourceImage } from '../imaging/develop.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
 import type { EstimateOptions } from '../imaging/estimate.js';
-import { type BracketCandidate, lumaThumbnail, THUMBNAIL_LONG_EDGE } from '../imaging/hdr/index.js';
-import { readMetadata } from '../imaging/metadata.js';
+import { bracketCandidate } from '../imaging/bracket-candidate.js';
+import type { BracketCandidate } from '../imaging/hdr/index.js';
 import { type PostOptions, postEdit as post } from '../imaging/post.js';
 import { render, type RenderContext } from '../imaging/render.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
@@ -108,18 +108,9 @@ export async function postEdit(input: { bytes: Uint8Array; options: PostOptions 
   return { bytes, thumbnail: await encodeThumbnail(preview.image) };
 }
 
-/**
- * A photo's metadata for bracket grouping, with a luma thumbnail when its EXIF lacks an
- * exposure or a capture time (grouping then compares content).
- */
-export async function frameInfo(input: { bytes: Uint8Array; fileName: string }): Promise<BracketCandidate> {
-  const bytes = asBuffer(input.bytes);
-  const metadata = await readMetadata(bytes, input.fileName);
-  const timed = metadata.captureTime !== null;
-  const exposed = (metadata.exposureTime ?? 0) > 0 || metadata.exposureBias !== null;
-  if (timed && exposed) return { fileName: input.fileName, metadata };
-  const small = await decodeImage(bytes, { fileName: input.fileName, maxLongEdge: THUMBNAIL_LONG_EDGE });
-  return { fileName: input.fileName, metadata, thumbnail: await lumaThumbnail(small.image) };
+/** A photo's metadata for bracket grouping, with a luma thumbnail when its EXIF lacks an exposure or a capture time. */
+export function frameInfo(input: { bytes: Uint8Array; fileName: string }): Promise<BracketCandidate> {
+  return bracketCandidate(asBuffer(input.bytes), input.fileName);
 }
 
 export async function thumbnail(input: { bytes: Uint8Array }): Promise<Buffer> {
