@@ -1,6 +1,7 @@
 import { benchCopilot } from './bench-copilot.js';
 import { benchEstimate } from './bench-estimate.js';
 import { benchFlow } from './bench-flow.js';
+import { benchHdr } from './bench-hdr.js';
 import { benchMemory } from './bench-memory.js';
 import { benchInflight } from './bench-inflight.js';
 import { benchProduct } from './bench-product.js';
@@ -16,6 +17,7 @@ const sections: [string, SectionRunner][] = [
   ['upload', benchUpload],
   ['s3', benchS3],
   ['raw', benchRaw],
+  ['hdr', benchHdr],
   ['render', runRenderBench],
   ['estimate', benchEstimate],
   ['inflight', benchInflight],

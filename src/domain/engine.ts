@@ -57,7 +57,7 @@ export interface VersionState {
 }
 
 export interface ImagingEngine {
-  /** Reads a photo's metadata for bracket grouping. */
+  /** Reads a photo's metadata for bracket grouping, with a luma thumbnail when its EXIF lacks an exposure or a capture time. */
   frameInfo(bytes: Buffer, fileName: string): Promise<FrameInfo>;
   /** Smart Editing: develops frames (merged when several) into a finished JPEG. */
   developI2i(frames: SourceFrame[], request: EditRequest, sky: SkySource | null): Promise<DevelopedOutput>;

@@ -10,7 +10,7 @@ import { detectFaces } from './faces/detect.js';
 import { applyGeometry, applyGeometryToPlane, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { shareable } from './bands.js';
-import { image16Of, shrinkToLongEdge } from './image16.js';
+import { image16Of, resizeImage16, shrinkToLongEdge } from './image16.js';
 import { hasGeometry, render, renderForJpeg, type RenderContext, skyMaskApplies } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
 import { type SkyMaskResult, skyMask } from './sky/mask.js';
@@ -174,6 +174,19 @@ function renderContext(source: Source<RgbImage>, context: RenderContext): Render
   return { ...context, ...(source.darkFrame ? { darkFrame: source.darkFrame } : {}) };
 }
 
+/** Long edge of the profile flow's rendered preview (its thumbnails). */
+const PREVIEW_LONG_EDGE = 1024;
+
+/**
+ * The source at most longEdge on its long side, with every image that goes with it (a merge's
+ * dark frame) at the very same size: the tools that take both (window pull, geometry) require it.
+ */
+async function shrunkSource(source: Source, longEdge: number): Promise<Source> {
+  const image = await shrinkToLongEdge(source.image, longEdge);
+  if (!source.darkFrame) return { ...source, image };
+  return { ...source, image, darkFrame: await resizeImage16(source.darkFrame, image.width, image.height) };
+}
+
 /** Smart Editing: an automatic edit rendered to a finished JPEG. */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
@@ -198,7 +211,8 @@ export async function developSidecar(
 ): Promise<Developed> {
   const source = await sourceImage(frames);
   const settings = await automaticSettings(source, edit);
-  const preview = await render(await shrinkToLongEdge(source.image, 1024), settings, renderContext(source, context));
+  const small = await shrunkSource(source, PREVIEW_LONG_EDGE);
+  const preview = await render(small.image, settings, renderContext(small, context));
   // A merge is delivered as an ordinary image beside its sidecar; a single RAW's sidecar is relative to its as-shot white.
   const single = source.frames === 1;
   const xmp = Buffer.from(

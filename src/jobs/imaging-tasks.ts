@@ -8,7 +8,8 @@ import { decodeImage } from '../imaging/decode.js';
 import { type Developed, developFinished, developSidecar, developWithSettings, type SourceFrame, sourceImage } from '../imaging/develop.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from '../imaging/encode.js';
 import type { EditRequest } from '../imaging/edit-request.js';
-import { readMetadata } from '../imaging/metadata.js';
+import { bracketCandidate } from '../imaging/bracket-candidate.js';
+import type { BracketCandidate } from '../imaging/hdr/index.js';
 import { type PostOptions, postEdit as post } from '../imaging/post.js';
 import { render, type RenderContext } from '../imaging/render.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
@@ -59,8 +60,9 @@ export async function postEdit(input: { bytes: Uint8Array; options: PostOptions 
   return { bytes, thumbnail: await encodeThumbnail(preview.image) };
 }
 
-export async function frameInfo(input: { bytes: Uint8Array; fileName: string }) {
-  return { fileName: input.fileName, metadata: await readMetadata(asBuffer(input.bytes), input.fileName) };
+/** A photo's metadata for bracket grouping, with a luma thumbnail when its EXIF lacks an exposure or a capture time. */
+export function frameInfo(input: { bytes: Uint8Array; fileName: string }): Promise<BracketCandidate> {
+  return bracketCandidate(asBuffer(input.bytes), input.fileName);
 }
 
 export async function thumbnail(input: { bytes: Uint8Array }): Promise<Buffer> {

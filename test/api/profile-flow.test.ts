@@ -9,6 +9,7 @@ import { writeDng } from '../support/dng.js';
 import { downloadAll, editProfileProject, exportProject, profileProjectWith, waitForStage } from '../support/flow.js';
 import { request } from '../support/http.js';
 import { exposed, jpegOf, testScene } from '../support/photos.js';
+import { expose, hdrScene } from '../imaging/hdr-scenes.js';
 import { startTestServer, testEngines } from '../support/server.js';
 import { assertWellFormedXml } from '../support/xml.js';
 
@@ -254,6 +255,31 @@ for (const engine of await testEngines()) {
       const exportCallback = JSON.parse((await receiver.next()).body);
       assert.equal(exportCallback.stage, 'export');
       assert.deepEqual(exportCallback.files.map((f: { file_name: string }) => f.file_name), ['H_2.jpg', 'LATER.jpg']);
+    });
+
+    test('HDR without EXIF or manifest, wider than the 1024 px preview, with window pull and perspective correction: grouped, merged, named after the middle exposure', async () => {
+      // An export that stripped EXIF: three hand-held frames of one scene at -2/+2/0 EV, uploaded in that order, and a photo of another scene.
+      const scene = hdrScene(1320, 908, 21);
+      const frame = (ev: number, left: number, top: number) => jpegOf(expose(scene, 2 ** ev, left, top, 1280, 868));
+      const uuid = await profileProjectWith(api, {
+        'room_1.jpg': await frame(-2, 14, 25),
+        'room_2.jpg': await frame(2, 31, 17),
+        'room_3.jpg': await frame(0, 20, 20),
+        'garden.jpg': await jpegOf(testScene(1100, 740, 22)),
+      });
+      const options = { profile_key: jpgProfile, hdr_merge: true, window_pull: true, perspective_correction: true };
+      assert.equal((await editProfileProject(api, uuid, options)).status, 200);
+      const status = await waitForStage(api, uuid, 'edit');
+      assert.deepEqual([status.status, status.progress, status.details], ['Completed', 100, null], 'no output failed');
+      const files = (await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list;
+      assert.deepEqual(files.map((f: { file_name: string }) => f.file_name).sort(), ['garden.xmp', 'room_3.jpg', 'room_3.xmp']);
+      const merged = await downloadAll(files.filter((f: { file_name: string }) => f.file_name === 'room_3.jpg'));
+      assert.deepEqual(await sharp(merged['room_3.jpg']!).metadata().then((m) => [m.width, m.height]), [1280, 868], 'merged at full size');
+      await exportProject(api, uuid);
+      const exported = await waitForStage(api, uuid, 'export');
+      assert.deepEqual([exported.status, exported.details], ['Completed', null]);
+      const names = (await api.get(`/v1/projects/${uuid}/export/get_temporary_download_links`)).json.data.files_list.map((f: { file_name: string }) => f.file_name);
+      assert.deepEqual(names.sort(), ['garden.jpg', 'room_3.jpg']);
     });
   });
 }

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import sharp from 'sharp';
 import { alignFrames } from '../../src/imaging/hdr/align.js';
 import { fillUncovered, shiftFrame } from '../../src/imaging/hdr/shift.js';
 import { sampleFrame, transferBetween } from '../../src/imaging/hdr/transfer.js';
 import { mergeBrackets } from '../../src/imaging/hdr/index.js';
 import { lumaOf } from '../../src/imaging/hdr/luma.js';
+import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
+import type { Image16 } from '../../src/imaging/types.js';
 import { expose, hdrScene } from './hdr-scenes.js';
 
 const GAINS = [0.25, 1, 4];
@@ -86,4 +89,36 @@ test('shifted frames are filled at the edges with the reference mapped to their 
   }
   assert.equal(inside, 0);
   assert.ok(edge / edgeCount < 0.05, `mean error of the filled edge ${(edge / edgeCount).toFixed(3)}`);
+});
+
+test('hand-held frames that roll (up to 1°) and shift (2 % of the width) are turned back before fusion', async () => {
+  const W = 900;
+  const H = 600;
+  const PAD = 60;
+  const scene = hdrScene(W + 2 * PAD, H + 2 * PAD, 9);
+  /** Frame at gain, turned by degrees about the scene's centre (clockwise), then framed (dx, dy) px from it. */
+  const frame = async (gain: number, degrees: number, dx: number, dy: number) => {
+    const wide = expose(scene, gain, 0, 0, W + 2 * PAD, H + 2 * PAD);
+    const turned = degrees === 0 ? sharpFromImage16(wide) : sharp(await sharpFromImage16(wide).rotate(degrees, { background: '#000' }).png().toBuffer());
+    const { width, height } = await turned.clone().metadata();
+    return image16FromSharp(turned.extract({ left: Math.round((width! - W) / 2) + dx, top: Math.round((height! - H) / 2) + dy, width: W, height: H }));
+  };
+  const lumaDifference = (a: Image16, b: Image16) => {
+    let sum = 0;
+    let n = 0;
+    for (let y = 40; y < H - 40; y++) {
+      for (let x = 40, i = (y * W + x) * 3; x < W - 40; x++, n++, i += 3) {
+        sum += Math.abs(0.299 * (a.data[i]! - b.data[i]!) + 0.587 * (a.data[i + 1]! - b.data[i + 1]!) + 0.114 * (a.data[i + 2]! - b.data[i + 2]!)) / 65535;
+      }
+    }
+    return sum / n;
+  };
+  const truth = (await mergeBrackets(await Promise.all([frame(0.25, 0, 0, 0), frame(1, 0, 0, 0), frame(4, 0, 0, 0)]))).image;
+  // Shifted by up to 2 % of the width (18 px), rolled by 1° and -0.8°; and the same shifts alone.
+  const rolled = await mergeBrackets(await Promise.all([frame(0.25, 1, 18, -6), frame(1, 0, 0, 0), frame(4, -0.8, -12, 9)]));
+  const shifted = await mergeBrackets(await Promise.all([frame(0.25, 0, 18, -6), frame(1, 0, 0, 0), frame(4, 0, -12, 9)]));
+  const error = { rolled: lumaDifference(rolled.image, truth), shifted: lumaDifference(shifted.image, truth) };
+  assert.ok(error.rolled < 1.5 * error.shifted + 0.002, `mean luma difference from the fusion of unmoved frames: rolled ${error.rolled.toFixed(4)}, shifted only ${error.shifted.toFixed(4)}`);
+  // Framed 18 px to the right, the frame shows the reference's (x, y) at x - 18.
+  assert.ok(Math.abs(rolled.offsets[0]!.dx + 18) < 1.5 && Math.abs(rolled.offsets[2]!.dx - 12) < 1.5, JSON.stringify(rolled.offsets));
 });

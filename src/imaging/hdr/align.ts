@@ -256,3 +256,106 @@ export function alignFrames(lumas: Plane[], reference: number): Offset[] {
   const ref = pyramids[reference]!;
   return pyramids.map((pyr, i) => (i === reference ? { dx: 0, dy: 0 } : alignPair(ref, pyr)));
 }
+
+/** A frame's roll against the reference, in radians (positive clockwise on screen), and its shift at the centre. */
+export interface Roll {
+  angle: number;
+  dx: number;
+  dy: number;
+}
+
+/** The window around (cx, cy), size w x h, clamped inside the plane. */
+function crop(plane: Plane, cx: number, cy: number, w: number, h: number): Plane {
+  const x0 = Math.max(0, Math.min(plane.width - w, Math.round(cx - w / 2)));
+  const y0 = Math.max(0, Math.min(plane.height - h, Math.round(cy - h / 2)));
+  const data = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) data.set(plane.data.subarray((y0 + y) * plane.width + x0, (y0 + y) * plane.width + x0 + w), y * w);
+  return { width: w, height: h, data };
+}
+
+/** Share of a window's pixels, in both frames, that must lie clear of black and white for its move to count. */
+const MIN_USABLE_SHARE = 0.6;
+/** Grid of windows a roll is measured from (GRID x GRID). */
+const GRID = 4;
+
+/** Share of the plane's pixels neither near black nor near white: where a window has structure to align. */
+function usableShare(plane: Plane): number {
+  let n = 0;
+  for (let i = 0; i < plane.data.length; i++) if (plane.data[i]! > 0.04 && plane.data[i]! < 0.96) n++;
+  return n / plane.data.length;
+}
+
+/** Largest residual (px) of a window's move against the fitted roll; windows beyond it are dropped as mismatched, the worst first. */
+const MAX_RESIDUAL = 2;
+/** Fewest windows a roll is fitted from. */
+const MIN_WINDOWS = 4;
+
+interface WindowMove {
+  qx: number;
+  qy: number;
+  rx: number;
+  ry: number;
+}
+
+/** Least squares for (tx, ty, angle) in r = t + angle x (−q.y, q.x); null when the windows do not fix the angle. */
+function fitRoll(moves: WindowMove[]): { tx: number; ty: number; angle: number } | null {
+  const n = moves.length;
+  let qx = 0;
+  let qy = 0;
+  let qq = 0;
+  let rx = 0;
+  let ry = 0;
+  let c = 0;
+  for (const m of moves) {
+    qx += m.qx;
+    qy += m.qy;
+    qq += m.qx * m.qx + m.qy * m.qy;
+    rx += m.rx;
+    ry += m.ry;
+    c += -m.qy * m.rx + m.qx * m.ry;
+  }
+  // The window centres are not centred on 0 once some are left out: t and the angle are solved together.
+  const denominator = qq - (qx * qx + qy * qy) / n;
+  if (!(denominator > 1e-9 * qq)) return null;
+  const angle = (c - (-qy * rx + qx * ry) / n) / denominator;
+  return { angle, tx: (rx + qy * angle) / n, ty: (ry - qx * angle) / n };
+}
+
+/**
+ * A hand-held frame's roll: the frame aligned window by window (a GRID x GRID grid, median-
+ * threshold bitmaps again, each starting from the whole frame's offset); a rotation by a small
+ * angle moves a window centre q by angle x (−q.y, q.x), so the angle is the least-squares fit of
+ * the windows' residual moves. Only windows both frames see clear of black and white count (a
+ * bracket's dark frame is black on one side, its bright frame white on the other); windows that
+ * disagree with the fit by more than MAX_RESIDUAL px are dropped, the worst first, down to
+ * MIN_WINDOWS; if fewer agree, no roll is measured (angle 0, the offset as given). A roll of 1°
+ * moves the outer window centres of a 3000 px frame by about 17 px, within the search's reach;
+ * whole-pixel moves give the angle to a few hundredths of a degree there.
+ */
+export function estimateRoll(reference: Plane, frame: Plane, offset: Offset): Roll {
+  const { width, height } = reference;
+  const w = Math.floor(width / GRID);
+  const h = Math.floor(height / GRID);
+  let moves: WindowMove[] = [];
+  for (let gy = 0; gy < GRID; gy++) {
+    for (let gx = 0; gx < GRID; gx++) {
+      const cx = (gx + 0.5) * w;
+      const cy = (gy + 0.5) * h;
+      const r = crop(reference, cx, cy, w, h);
+      const m = crop(frame, cx + offset.dx, cy + offset.dy, w, h);
+      if (usableShare(r) < MIN_USABLE_SHARE || usableShare(m) < MIN_USABLE_SHARE) continue;
+      const local = alignPair(lumaPyramid(r), lumaPyramid(m));
+      moves.push({ qx: cx - width / 2, qy: cy - height / 2, rx: local.dx, ry: local.dy });
+    }
+  }
+  const none = { angle: 0, ...offset };
+  while (moves.length >= MIN_WINDOWS) {
+    const fit = fitRoll(moves);
+    if (!fit) return none;
+    const residuals = moves.map((m) => Math.hypot(m.rx - fit.tx + fit.angle * m.qy, m.ry - fit.ty - fit.angle * m.qx));
+    const worst = residuals.indexOf(Math.max(...residuals));
+    if (residuals[worst]! <= MAX_RESIDUAL) return { angle: fit.angle, dx: offset.dx + fit.tx, dy: offset.dy + fit.ty };
+    moves = moves.filter((_, i) => i !== worst);
+  }
+  return none;
+}

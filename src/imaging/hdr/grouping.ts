@@ -1,10 +1,17 @@
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import type { PhotoMetadata } from '../types.js';
 import { MAX_BRACKET_FRAMES, MIN_BRACKET_FRAMES } from './merge.js';
+import { type LumaThumbnail, matchScenes, meanLinear, type SceneMatch } from './scene-match.js';
 
 export interface BracketCandidate {
   fileName: string;
   metadata: PhotoMetadata;
+  /**
+   * The photo's luma thumbnail (lumaThumbnail), for grouping by content when its EXIF lacks an
+   * exposure or a capture time. Without it such a photo is grouped as before: never when its
+   * exposure is unknown, by file-name order when its time is.
+   */
+  thumbnail?: LumaThumbnail;
 }
 
 export interface GroupOptions {
@@ -21,6 +28,20 @@ export interface GroupOptions {
 export const DEFAULT_MAX_GAP_SECONDS = 3;
 /** Exposures closer than this in EV are the same setting (steps are at least 1/3 EV). */
 const SAME_EXPOSURE_EV = 0.15;
+
+/**
+ * Content grouping: photos are one scene from one spot when their equalised gradient fields
+ * correlate at least this much at the best hand-held shift (on the fitting photos: frames of
+ * a bracket 0.58 and up, the same scene from 8 % or more further aside at most 0.34; see
+ * docs/imaging-hdr.md).
+ */
+const MIN_SIMILARITY = 0.45;
+/** Content grouping: frames of a bracket differ by at least this many EV (measured from the pixels). */
+const MIN_CONTENT_EV = 0.5;
+/** Content grouping: share of pixels that must brighten (or darken) together, as an exposure change makes them. */
+const MIN_DOMINANCE = 0.8;
+/** Content grouping: a photo may join a bracket begun at most this many uploads earlier (upload order is a hint, not a rule). */
+const UPLOAD_WINDOW = MAX_BRACKET_FRAMES;
 
 const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
@@ -63,6 +84,10 @@ function validateCandidates(frames: unknown, name: string): asserts frames is Br
     if (typeof f.fileName !== 'string' || f.fileName === '') throw invalidParameterError(`${name}[${i}].fileName`, 'a non-empty string', f.fileName);
     if (typeof f.metadata !== 'object' || f.metadata === null) throw invalidParameterError(`${name}[${i}].metadata`, 'a PhotoMetadata object', f.metadata);
     if (seen.has(f.fileName)) throw invalidParameterError(`${name}[${i}].fileName`, 'a file name not given before', f.fileName);
+    const t = f.thumbnail;
+    if (t !== undefined && !(typeof t === 'object' && t !== null && t.data instanceof Float32Array && t.width > 0 && t.height > 0 && t.data.length === t.width * t.height)) {
+      throw invalidParameterError(`${name}[${i}].thumbnail`, 'a luma thumbnail { width, height, data: Float32Array }', t);
+    }
     seen.add(f.fileName);
   });
 }
@@ -82,14 +107,121 @@ function closeInTime(prev: PhotoMetadata, next: PhotoMetadata, maxGap: number): 
   return b - (a + (prev.exposureTime ?? 0)) <= maxGap;
 }
 
+/** Whether a frame's EXIF tells its exposure (a time, or a bias). */
+function exposureKnown(m: PhotoMetadata): boolean {
+  return (m.exposureTime !== null && m.exposureTime > 0) || (m.exposureBias !== null && Number.isFinite(m.exposureBias));
+}
+
+/** Scene matches between pairs of thumbnails, each computed once. */
+class Matches {
+  private readonly cache = new Map<string, SceneMatch>();
+
+  /** How b compares with a (ev is b's exposure relative to a's). */
+  of(a: BracketCandidate, b: BracketCandidate): SceneMatch {
+    const key = `${a.fileName}\u0000${b.fileName}`;
+    let match = this.cache.get(key);
+    if (!match) {
+      match = matchScenes(a.thumbnail!, b.thumbnail!);
+      this.cache.set(key, match);
+    }
+    return match;
+  }
+
+  /** Same scene from the same spot (structure alone, whatever the exposures). */
+  sameScene(a: BracketCandidate, b: BracketCandidate): boolean {
+    const m = this.of(a, b);
+    return m.similarity >= MIN_SIMILARITY && !m.atSearchLimit;
+  }
+}
+
 /**
- * Splits photos into bracket groups from their EXIF, for when no groups manifest is given.
- * Per camera body (make and model), in capture order (file-name order when a capture time is
- * missing), a frame joins the current group when it was taken within maxGapSeconds of the
- * previous one's end (or a time is unknown) and its exposure differs from every frame already
- * in the group; a repeated exposure starts the next bracket, as does reaching 9 frames.
- * Frames whose exposure is unknown are never grouped. Groups smaller than minFrames are split
- * into single frames. Groups are returned in capture order, each in capture order.
+ * Whether f continues a bracket by content: it shows the scene of some frame of the group
+ * from the same spot, brighter or darker everywhere (monotone, as an exposure change), and its
+ * exposure differs from every frame's already there.
+ */
+function joinsByContent(group: BracketCandidate[], f: BracketCandidate, matches: Matches): number | null {
+  if (group.length >= MAX_BRACKET_FRAMES) return null;
+  let best: SceneMatch | null = null;
+  for (const g of group) {
+    const m = matches.of(g, f);
+    if (Math.abs(m.ev) < MIN_CONTENT_EV) return null;
+    if (!m.atSearchLimit && (!best || m.similarity > best.similarity)) best = m;
+  }
+  return best && best.similarity >= MIN_SIMILARITY && best.dominance >= MIN_DOMINANCE ? best.similarity : null;
+}
+
+/** Whether two groups' frames all differ in exposure, and together fit in one bracket. */
+function combinable(a: BracketCandidate[], b: BracketCandidate[], matches: Matches): boolean {
+  return a.length + b.length <= MAX_BRACKET_FRAMES && a.every((f) => b.every((g) => Math.abs(matches.of(f, g).ev) >= MIN_CONTENT_EV));
+}
+
+/**
+ * Brackets among photos whose EXIF tells no exposure, by content, in upload order: a photo
+ * joins the open group (begun within the last UPLOAD_WINDOW photos) it matches best, else
+ * opens one. Other open groups it also matches are merged in when their exposures all differ:
+ * uploaded −2, +2, 0 EV, the extremes may share too little to match until the middle frame comes.
+ */
+function groupByContent(sequence: BracketCandidate[], matches: Matches): BracketCandidate[][] {
+  let groups: { members: BracketCandidate[]; start: number }[] = [];
+  sequence.forEach((f, position) => {
+    const accepting = groups
+      .filter((g) => position - g.start < UPLOAD_WINDOW)
+      .map((g) => ({ g, score: joinsByContent(g.members, f, matches) }))
+      .filter((c): c is { g: (typeof groups)[number]; score: number } => c.score !== null)
+      .sort((a, b) => b.score - a.score);
+    const chosen = accepting[0]?.g;
+    if (!chosen) {
+      groups.push({ members: [f], start: position });
+      return;
+    }
+    chosen.members.push(f);
+    for (const { g } of accepting.slice(1)) {
+      if (!combinable(chosen.members, g.members, matches)) continue;
+      chosen.members.push(...g.members);
+      chosen.start = Math.min(chosen.start, g.start);
+      groups = groups.filter((other) => other !== g);
+    }
+  });
+  return groups.map((g) => g.members);
+}
+
+/** Brackets among photos whose EXIF tells their exposures, in capture order (see groupBrackets). */
+function groupByExif(sequence: BracketCandidate[], maxGap: number, matches: Matches): BracketCandidate[][] {
+  const groups: BracketCandidate[][] = [];
+  let current: BracketCandidate[] = [];
+  for (const f of sequence) {
+    const prev = current[current.length - 1];
+    const close = prev === undefined ? null : closeInTime(prev.metadata, f.metadata, maxGap);
+    const joins =
+      prev !== undefined &&
+      current.length < MAX_BRACKET_FRAMES &&
+      close !== false &&
+      // Without capture times, file-name order alone would join neighbouring scenes: the pixels must agree.
+      (close === true || prev.thumbnail === undefined || f.thumbnail === undefined || matches.sameScene(prev, f)) &&
+      current.every((g) => exposuresDiffer(g.metadata, f.metadata) === true);
+    if (joins) {
+      current.push(f);
+    } else {
+      if (current.length > 0) groups.push(current);
+      current = [f];
+    }
+  }
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/**
+ * Splits photos into bracket groups, for when no groups manifest is given. Per camera body
+ * (make and model):
+ * - photos whose EXIF tells their exposure, in capture order (file-name order when a capture
+ *   time is missing): a frame joins the current group when it was taken within maxGapSeconds
+ *   of the previous one's end (or, a time being unknown, the thumbnails show the same scene,
+ *   or there are none) and its exposure differs from every frame already in the group; a
+ *   repeated exposure starts the next bracket, as does reaching 9 frames;
+ * - photos whose exposure is unknown, by content when they have thumbnails (groupByContent),
+ *   else never grouped.
+ * Groups smaller than minFrames are split into single frames. Groups are returned in capture
+ * order, each in capture order.
  */
 export function groupBrackets(frames: BracketCandidate[], options: GroupOptions = {}): string[][] {
   validateCandidates(frames, 'frames');
@@ -100,6 +232,7 @@ export function groupBrackets(frames: BracketCandidate[], options: GroupOptions 
   assertIntegerInRange(minFrames, 'minFrames', 1, MAX_BRACKET_FRAMES);
 
   const ordered = captureOrder(frames);
+  const uploaded = new Map(frames.map((f, i) => [f, i]));
   const bodies = new Map<string, BracketCandidate[]>();
   for (const f of ordered) {
     const body = `${f.metadata.make ?? ''}\u0000${f.metadata.model ?? ''}`;
@@ -107,41 +240,33 @@ export function groupBrackets(frames: BracketCandidate[], options: GroupOptions 
     if (list) list.push(f);
     else bodies.set(body, [f]);
   }
+  const matches = new Matches();
   const groups: BracketCandidate[][] = [];
   for (const sequence of bodies.values()) {
-    let current: BracketCandidate[] = [];
-    for (const f of sequence) {
-      const prev = current[current.length - 1];
-      const joins =
-        prev !== undefined &&
-        current.length < MAX_BRACKET_FRAMES &&
-        closeInTime(prev.metadata, f.metadata, maxGap) !== false &&
-        current.every((g) => exposuresDiffer(g.metadata, f.metadata) === true);
-      if (joins) {
-        current.push(f);
-      } else {
-        if (current.length > 0) groups.push(current);
-        current = [f];
-      }
-    }
-    if (current.length > 0) groups.push(current);
+    groups.push(...groupByExif(sequence.filter((f) => exposureKnown(f.metadata)), maxGap, matches));
+    const unknown = sequence.filter((f) => !exposureKnown(f.metadata));
+    const byUpload = unknown.filter((f) => f.thumbnail !== undefined).sort((a, b) => uploaded.get(a)! - uploaded.get(b)!);
+    groups.push(...groupByContent(byUpload, matches), ...unknown.filter((f) => f.thumbnail === undefined).map((f) => [f]));
   }
   const position = new Map(ordered.map((f, i) => [f, i]));
   return groups
     .flatMap((g) => (g.length >= minFrames ? [g] : g.map((f) => [f])))
+    .map((g) => [...g].sort((a, b) => position.get(a)! - position.get(b)!))
     .sort((a, b) => position.get(a[0]!)! - position.get(b[0]!)!)
     .map((g) => g.map((f) => f.fileName));
 }
 
 /**
  * The group's frames from darkest to brightest by their EXIF exposure (see exposureValues);
- * when some frame's exposure is unknown, capture order stands in for it.
+ * when some frame's exposure is unknown, by the mean light of their thumbnails when every
+ * frame has one, else in capture order.
  */
 export function exposureOrder(group: BracketCandidate[]): BracketCandidate[] {
   validateCandidates(group, 'group');
   if (group.length === 0) throw invalidParameterError('group', 'a non-empty array', group);
   const ordered = captureOrder(group);
-  const ev = exposureValues(ordered.map((f) => f.metadata));
+  const exif = exposureValues(ordered.map((f) => f.metadata));
+  const ev = exif ?? (ordered.every((f) => f.thumbnail !== undefined) ? ordered.map((f) => Math.log2(meanLinear(f.thumbnail!))) : null);
   if (!ev) return ordered;
   return ordered.map((f, i) => ({ f, ev: ev[i]! })).sort((a, b) => a.ev - b.ev).map(({ f }) => f);
 }

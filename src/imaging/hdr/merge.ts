@@ -1,11 +1,11 @@
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
-import { alignFrames, type Offset } from './align.js';
+import { alignFrames, estimateRoll, type Offset } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
 import { fuseExposures } from './fusion.js';
 import { lumaOf } from './luma.js';
-import { fillUncovered, shiftFrame } from './shift.js';
+import { fillUncovered, rollFrame, shiftFrame } from './shift.js';
 import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
 
 /**
@@ -16,6 +16,11 @@ import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
 export const DEFAULT_OUTPUT_LONG_EDGE = 3000;
 export const MIN_BRACKET_FRAMES = 3;
 export const MAX_BRACKET_FRAMES = 9;
+/**
+ * A roll is corrected when it moves the frame's edge midpoints by at least this many pixels:
+ * less is within what fusion tolerates, and resampling would soften the frame for nothing.
+ */
+const MIN_ROLL_PIXELS = 1.5;
 /** Short side below which a pyramid has too few levels to blend (and alignment nothing to go on). */
 const MIN_SIDE = 8;
 
@@ -31,7 +36,7 @@ export interface MergeOptions {
 export interface MergeResult {
   /** The fused image, sRGB-encoded, on the reference frame's grid at the output size. */
   image: Image16;
-  /** Per input frame, in input pixels: frame(x + dx, y + dy) shows what the reference shows at (x, y). */
+  /** Per input frame, in input pixels: frame(x + dx, y + dy) shows what the reference shows at (x, y) (at the centre, for a frame that rolled). */
   offsets: Offset[];
   referenceIndex: number;
   /** The darkest frame by its pixels (the one window pull recovers highlights from). */
@@ -88,11 +93,16 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
 
   const lumas = working.map(lumaOf);
-  const offsets = alignFrames(lumas, referenceIndex);
+  const shifts = alignFrames(lumas, referenceIndex);
+  // Hand-held frames also roll: measured per frame, and resampled only when it shows.
+  const rolls = shifts.map((offset, i) => (i === referenceIndex ? { angle: 0, ...offset } : estimateRoll(lumas[referenceIndex]!, lumas[i]!, offset)));
+  const rolling = rolls.map((roll) => Math.abs(roll.angle) * (Math.max(size.width, size.height) / 2) >= MIN_ROLL_PIXELS);
+  const offsets = rolls.map((roll, i) => (rolling[i] ? { dx: roll.dx, dy: roll.dy } : shifts[i]!));
   // The reference is only read from here on, so it needs no copy (it may be the caller's frame).
-  const aligned = working.map((frame, i) =>
-    i === referenceIndex ? { image: frame, luma: lumas[i]!, valid: { x: 0, y: 0, width: size.width, height: size.height } } : shiftFrame(frame, lumas[i]!, offsets[i]!),
-  );
+  const aligned = working.map((frame, i) => {
+    if (i === referenceIndex) return { image: frame, luma: lumas[i]!, valid: { x: 0, y: 0, width: size.width, height: size.height } };
+    return rolling[i] ? rollFrame(frame, lumas[i]!, rolls[i]!) : shiftFrame(frame, lumas[i]!, shifts[i]!);
+  });
   const reference = aligned[referenceIndex]!.image;
   const step = sampleStep(size.width, size.height);
   const referenceSamples = sampleFrame(reference, step);

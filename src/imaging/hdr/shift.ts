@@ -59,3 +59,43 @@ export function fillUncovered(frame: { image: Image16; luma: Plane; valid: Box }
     }
   }
 }
+
+/**
+ * The frame and its luma turned and moved onto the reference's grid, bilinear:
+ * out(p) = frame(c + R(angle)(p − c) + (dx, dy)), c the centre. `valid` is a box whose source
+ * lies inside the frame everywhere (the shifted box shrunk by the most the roll moves a pixel);
+ * outside it the edge is repeated, for fillUncovered to replace.
+ */
+export function rollFrame(image: Image16, luma: Plane, roll: { angle: number; dx: number; dy: number }): { image: Image16; luma: Plane; valid: Box } {
+  const { width, height, data: src } = image;
+  const cos = Math.cos(roll.angle);
+  const sin = Math.sin(roll.angle);
+  const cx = (width - 1) / 2;
+  const cy = (height - 1) / 2;
+  const data = new Uint16Array(src.length);
+  const lumaData = new Float32Array(luma.data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const u = Math.min(width - 1, Math.max(0, cx + cos * (x - cx) - sin * (y - cy) + roll.dx));
+      const v = Math.min(height - 1, Math.max(0, cy + sin * (x - cx) + cos * (y - cy) + roll.dy));
+      const x0 = Math.min(width - 2, Math.floor(u));
+      const y0 = Math.min(height - 2, Math.floor(v));
+      const fx = u - x0;
+      const fy = v - y0;
+      const a = y0 * width + x0;
+      const o = y * width + x;
+      const w00 = (1 - fx) * (1 - fy);
+      const w10 = fx * (1 - fy);
+      const w01 = (1 - fx) * fy;
+      const w11 = fx * fy;
+      for (let c = 0; c < 3; c++) {
+        data[o * 3 + c] = Math.round(w00 * src[a * 3 + c]! + w10 * src[(a + 1) * 3 + c]! + w01 * src[(a + width) * 3 + c]! + w11 * src[(a + width + 1) * 3 + c]!);
+      }
+      lumaData[o] = w00 * luma.data[a]! + w10 * luma.data[a + 1]! + w01 * luma.data[a + width]! + w11 * luma.data[a + width + 1]!;
+    }
+  }
+  const turn = Math.ceil(Math.abs(sin) * Math.max(cx, cy)) + 1;
+  const moved = validBox(width, height, { dx: Math.round(roll.dx), dy: Math.round(roll.dy) });
+  const valid = { x: moved.x + turn, y: moved.y + turn, width: Math.max(0, moved.width - 2 * turn), height: Math.max(0, moved.height - 2 * turn) };
+  return { image: { width, height, data }, luma: { width, height, data: lumaData }, valid };
+}

@@ -1,0 +1,210 @@
+import { srgbToLinear } from '../colour.js';
+import type { Image16 } from '../types.js';
+import { blockMean, lumaOf, type Plane } from './luma.js';
+import { sizeForLongEdge, resizeImage16 } from '../image16.js';
+
+/**
+ * Long edge of the luma thumbnail bracket grouping compares photos by. Large enough that a
+ * step to another spot (parallax of a few per cent of the width) breaks the structure match,
+ * small enough that comparing two photos over every hand-held shift takes about a millisecond.
+ */
+export const THUMBNAIL_LONG_EDGE = 160;
+
+/**
+ * Largest hand-held shift between the frames of a bracket the match searches, as a share of
+ * the long edge (2 % of the width, with room for the thumbnail's rounding).
+ */
+const MAX_SHIFT_SHARE = 0.03;
+/** Encoded luma outside this range is clipped or lost in noise in one of the frames and says nothing. */
+const DARK = 0.03;
+const BRIGHT = 0.95;
+/** Fewer usable pixels than this share of the overlap and the pair cannot be compared. */
+const MIN_USABLE_SHARE = 0.05;
+
+/** A photo's encoded (sRGB) luma at THUMBNAIL_LONG_EDGE, what bracket grouping compares. */
+export type LumaThumbnail = Plane;
+
+/** The luma thumbnail of an image (Lanczos-3 downscale, then Rec. 601 luma). */
+export async function lumaThumbnail(image: Image16): Promise<LumaThumbnail> {
+  const size = sizeForLongEdge(image.width, image.height, THUMBNAIL_LONG_EDGE);
+  const small = size.width === image.width && size.height === image.height ? image : await resizeImage16(image, size.width, size.height);
+  return lumaOf(small);
+}
+
+/** How two photos compare: whether they show one scene from one spot, and how their exposures relate. */
+export interface SceneMatch {
+  /**
+   * Normalised correlation (−1..1) of the two photos' gradient fields after equalising each
+   * (so a change of exposure or tone curve does not count), at the best shift, over pixels
+   * neither photo has clipped.
+   */
+  similarity: number;
+  /** The best shift in thumbnail pixels: b(x + dx, y + dy) ≈ a(x, y). */
+  dx: number;
+  dy: number;
+  /**
+   * The best shift lies on the rim of the searched range (3 % of the long edge, beyond a
+   * hand-held bracket's 2 %): the photos are likely further apart, or the scene does not fix
+   * the shift along some direction (streaks, a horizon); either way not a bracket's frames.
+   */
+  atSearchLimit: boolean;
+  /** Median of log2(linear b / linear a) over pixels usable in both: b's exposure relative to a's, in EV. */
+  ev: number;
+  /** Share of those pixels where b is brighter than a when ev > 0 (darker when ev < 0): 1 for a pure exposure change. */
+  dominance: number;
+}
+
+/** Histogram bins of equalisation, and the most a bin may hold, in multiples of the mean count. */
+const EQUALISE_BINS = 256;
+const EQUALISE_LIMIT = 2;
+
+/**
+ * Each pixel's rank in its photo, 0..1, with the histogram's peaks capped (contrast-limited
+ * equalisation): a monotone tone change (exposure, curve) leaves ranks unchanged, and capping
+ * keeps a flat wall or sky, one narrow peak, from stretching its noise into strong gradients
+ * (a synthetic room bracket's +2/0 EV pair: 0.45 uncapped, 0.91 capped; photos unchanged).
+ */
+function equalised(plane: Plane): Float32Array {
+  const bins = EQUALISE_BINS;
+  const { data } = plane;
+  const histogram = new Float64Array(bins);
+  const bin = (v: number) => Math.min(bins - 1, Math.max(0, Math.floor(v * bins)));
+  for (let i = 0; i < data.length; i++) histogram[bin(data[i]!)]!++;
+  const cap = (EQUALISE_LIMIT * data.length) / bins;
+  let excess = 0;
+  for (let b = 0; b < bins; b++) {
+    if (histogram[b]! > cap) {
+      excess += histogram[b]! - cap;
+      histogram[b] = cap;
+    }
+  }
+  const cdf = new Float32Array(bins);
+  let acc = 0;
+  for (let b = 0; b < bins; b++) {
+    const count = histogram[b]! + excess / bins;
+    cdf[b] = (acc + count / 2) / data.length;
+    acc += count;
+  }
+  // Interpolated between bin centres, so values within a bin keep their order.
+  const out = new Float32Array(data.length);
+  for (let i = 0; i < data.length; i++) {
+    const v = Math.min(bins - 1, Math.max(0, data[i]! * bins - 0.5));
+    const b0 = Math.floor(v);
+    const b1 = Math.min(bins - 1, b0 + 1);
+    out[i] = cdf[b0]! + (cdf[b1]! - cdf[b0]!) * (v - b0);
+  }
+  return out;
+}
+
+/** Central-difference gradients, zero where either neighbour is clipped or dark. */
+function gradients(plane: Plane, values: Float32Array): { gx: Float32Array; gy: Float32Array } {
+  const { width: w, height: h, data } = plane;
+  const gx = new Float32Array(w * h);
+  const gy = new Float32Array(w * h);
+  const usable = (i: number) => data[i]! > DARK && data[i]! < BRIGHT;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1, i = y * w + 1; x < w - 1; x++, i++) {
+      if (usable(i - 1) && usable(i + 1)) gx[i] = values[i + 1]! - values[i - 1]!;
+      if (usable(i - w) && usable(i + w)) gy[i] = values[i + w]! - values[i - w]!;
+    }
+  }
+  return { gx, gy };
+}
+
+interface Prepared {
+  plane: Plane;
+  gx: Float32Array;
+  gy: Float32Array;
+}
+
+function prepare(plane: Plane): Prepared {
+  return { plane, ...gradients(plane, equalised(plane)) };
+}
+
+/** Gradient correlation of a and b shifted by (dx, dy), over their overlap. */
+function correlation(a: Prepared, b: Prepared, dx: number, dy: number): number {
+  const { width: w, height: h } = a.plane;
+  let ab = 0;
+  let aa = 0;
+  let bb = 0;
+  const x0 = Math.max(0, -dx);
+  const x1 = Math.min(w, w - dx);
+  for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y++) {
+    for (let x = x0, i = y * w + x0, j = (y + dy) * w + x0 + dx; x < x1; x++, i++, j++) {
+      const ax = a.gx[i]!;
+      const ay = a.gy[i]!;
+      const bx = b.gx[j]!;
+      const by = b.gy[j]!;
+      // Only where both photos see structure: a clipped area in one says nothing about the other.
+      if ((ax === 0 && ay === 0) || (bx === 0 && by === 0)) continue;
+      ab += ax * bx + ay * by;
+      aa += ax * ax + ay * ay;
+      bb += bx * bx + by * by;
+    }
+  }
+  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+}
+
+/** The shift within ±radius maximising the correlation, searched at half size first, then refined. */
+function bestShift(a: Plane, b: Plane, radius: number): { dx: number; dy: number; similarity: number } {
+  const ha = prepare(blockMean(a, 2));
+  const hb = prepare(blockMean(b, 2));
+  const half = Math.ceil(radius / 2);
+  let coarse = { dx: 0, dy: 0, similarity: -Infinity };
+  for (let dy = -half; dy <= half; dy++) {
+    for (let dx = -half; dx <= half; dx++) {
+      const s = correlation(ha, hb, dx, dy);
+      if (s > coarse.similarity) coarse = { dx, dy, similarity: s };
+    }
+  }
+  const fa = prepare(a);
+  const fb = prepare(b);
+  let best = { dx: 0, dy: 0, similarity: -Infinity };
+  for (let dy = 2 * coarse.dy - 2; dy <= 2 * coarse.dy + 2; dy++) {
+    for (let dx = 2 * coarse.dx - 2; dx <= 2 * coarse.dx + 2; dx++) {
+      if (Math.abs(dx) > radius || Math.abs(dy) > radius) continue;
+      const s = correlation(fa, fb, dx, dy);
+      if (s > best.similarity) best = { dx, dy, similarity: s };
+    }
+  }
+  return best;
+}
+
+/** ev and dominance of b against a, shifted by (dx, dy), over pixels usable in both. */
+function exposureRelation(a: Plane, b: Plane, dx: number, dy: number): { ev: number; dominance: number } {
+  const { width: w, height: h } = a;
+  const ratios: number[] = [];
+  let overlap = 0;
+  for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y++) {
+    for (let x = Math.max(0, -dx); x < Math.min(w, w - dx); x++) {
+      overlap++;
+      const va = a.data[y * w + x]!;
+      const vb = b.data[(y + dy) * w + x + dx]!;
+      if (va > DARK && va < BRIGHT && vb > DARK && vb < BRIGHT) ratios.push(Math.log2(srgbToLinear(vb) / srgbToLinear(va)));
+    }
+  }
+  if (ratios.length < MIN_USABLE_SHARE * overlap) {
+    // Too little seen well by both (one nearly black, the other nearly white): the mean light still orders them.
+    const ev = Math.log2(meanLinear(b) / meanLinear(a));
+    return { ev, dominance: Number.isFinite(ev) ? 1 : 0 };
+  }
+  ratios.sort((p, q) => p - q);
+  const ev = ratios[Math.floor(ratios.length / 2)]!;
+  const agreeing = ratios.filter((r) => (ev >= 0 ? r > 0 : r < 0)).length;
+  return { ev, dominance: agreeing / ratios.length };
+}
+
+/** Mean linear light of a thumbnail: orders exposures of one scene (clipping can only flatten it, never reverse it). */
+export function meanLinear(plane: Plane): number {
+  let sum = 0;
+  for (let i = 0; i < plane.data.length; i++) sum += srgbToLinear(plane.data[i]!);
+  return sum / plane.data.length || 1e-9;
+}
+
+/** Compares two luma thumbnails: structure (over hand-held shifts) and exposure. Different sizes never match. */
+export function matchScenes(a: LumaThumbnail, b: LumaThumbnail): SceneMatch {
+  if (a.width !== b.width || a.height !== b.height) return { similarity: 0, dx: 0, dy: 0, atSearchLimit: false, ev: 0, dominance: 0 };
+  const radius = Math.max(1, Math.round(MAX_SHIFT_SHARE * Math.max(a.width, a.height)));
+  const { dx, dy, similarity } = bestShift(a, b, radius);
+  return { similarity, dx, dy, atSearchLimit: Math.max(Math.abs(dx), Math.abs(dy)) >= radius, ...exposureRelation(a, b, dx, dy) };
+}
