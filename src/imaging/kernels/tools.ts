@@ -1,0 +1,130 @@
+/**
+ * The tools' per-pixel passes in AssemblyScript, compiled to WebAssembly with SIMD
+ * (`npm run build`; kernels.ts loads them). A module of its own beside pixels.ts, so that
+ * a tool laying out its buffers never disturbs the develop plan a thread keeps loaded.
+ * Memory is laid out by the JavaScript side: every argument named *Ptr is a byte offset
+ * it chose. No allocation here.
+ *
+ * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow
+ * blends the new sky into one row (sky/replace.ts); widenRows makes 16-bit codes of
+ * 8-bit ones (image16.ts).
+ */
+
+@inline function lo(a: f32, b: f32): f32 {
+  return a < b ? a : b;
+}
+
+@inline function hi(a: f32, b: f32): f32 {
+  return a > b ? a : b;
+}
+
+/**
+ * Rows of the colour guided filter's output, a·I + b clamped to 0..1. coefPtr holds the
+ * coefficient grid as (a_r, a_g, a_b, b) f32 quadruples, gridW per row; per output row r
+ * of `rows`, rowTapsPtr holds (grid row above: i32, grid row below: i32, weight below: f32).
+ * colTapsPtr holds, per output column, (grid column: i32, weight of the next one: f32);
+ * rowPtr is scratch for gridW + 1 quadruples. guidePtr holds `rows` rows of `count`
+ * pixels of 16-bit RGB at guideStride samples; outPtr receives rows × count f32.
+ */
+export function guidedRows(coefPtr: usize, gridW: i32, rowTapsPtr: usize, colTapsPtr: usize, rowPtr: usize, guidePtr: usize, guideStride: i32, count: i32, rows: i32, outPtr: usize): void {
+  const scale = f32x4(1.0 / 65535.0, 1.0 / 65535.0, 1.0 / 65535.0, 0);
+  const one = f32x4(0, 0, 0, 1);
+  for (let r = 0; r < rows; r++) {
+    const taps = rowTapsPtr + <usize>r * 12;
+    const above = coefPtr + (<usize>load<i32>(taps) * <usize>gridW << 4);
+    const below = coefPtr + (<usize>load<i32>(taps, 4) * <usize>gridW << 4);
+    const ty = f32x4.splat(load<f32>(taps, 8));
+    for (let x = 0; x < gridW; x++) {
+      const a = v128.load(above + (<usize>x << 4));
+      v128.store(rowPtr + (<usize>x << 4), f32x4.add(a, f32x4.mul(f32x4.sub(v128.load(below + (<usize>x << 4)), a), ty)));
+    }
+    // A copy of the last column past the end: the taps read column + 1 with weight 0 there.
+    v128.store(rowPtr + (<usize>gridW << 4), v128.load(rowPtr + (<usize>(gridW - 1) << 4)));
+    const guide = guidePtr + (<usize>r * <usize>guideStride << 1);
+    const out = outPtr + (<usize>r * <usize>count << 2);
+    for (let x = 0; x < count; x++) {
+      const tap = colTapsPtr + (<usize>x << 3);
+      const c = rowPtr + (<usize>load<i32>(tap) << 4);
+      const left = v128.load(c);
+      const coef = f32x4.add(left, f32x4.mul(f32x4.sub(v128.load(c, 16), left), f32x4.splat(load<f32>(tap, 4))));
+      const p = guide + (<usize>x * 6);
+      let g = f32x4.replace_lane(one, 0, <f32>load<u16>(p));
+      g = f32x4.replace_lane(g, 1, <f32>load<u16>(p, 2));
+      g = f32x4.replace_lane(g, 2, <f32>load<u16>(p, 4));
+      const t = f32x4.mul(coef, f32x4.mul(g, scale));
+      // b sits in lane 3, multiplied by the guide's 1 there.
+      const q = f32x4.extract_lane(t, 0) + f32x4.extract_lane(t, 1) + f32x4.extract_lane(t, 2) + f32x4.extract_lane(coef, 3);
+      store<f32>(out + (<usize>x << 2), lo(1, hi(0, q)));
+    }
+  }
+}
+
+/** Linear light (clamped to 0..1) to a 16-bit sRGB code, rounded, from the table colour.ts's linearToSrgb16 reads (steps entries by sqrt). */
+@inline function encode(tablePtr: usize, steps: f32, v: f32): u16 {
+  if (!(v > 0)) return 0;
+  if (v >= 1) return 65535;
+  const at = Mathf.sqrt(v) * steps;
+  const i = <usize>(<i32>at);
+  const t = at - <f32>i;
+  const a = load<f32>(tablePtr + (i << 2));
+  return <u16>(<i32>(a + (load<f32>(tablePtr + (i << 2), 4) - a) * t + 0.5));
+}
+
+/**
+ * One row of sky replacement (see replaceSky): for each pixel whose mask is above 0, the
+ * old sky's share of it (alpha = mask · (1 − keep)) is swapped for the new sky's, the
+ * foreground share kept, and the result mixed with the original by strength. dataPtr:
+ * the row's 16-bit RGB, rewritten in place; maskPtr: its f32 mask; freshPtr / oldPtr:
+ * the row of the new sky and of the old sky's local colour, interleaved linear RGB f32,
+ * sampled per column through freshTapsPtr / oldTapsPtr (column: i32, weight of the
+ * next: f32; each row has one column more, a copy of its last); linPtr: the 65536-entry
+ * 16-bit code to linear table; encodePtr: linearToSrgb16's table of encodeSteps + 2 entries.
+ */
+export function skyRow(dataPtr: usize, maskPtr: usize, width: i32, keep: f32, strength: f32, freshPtr: usize, freshTapsPtr: usize, oldPtr: usize, oldTapsPtr: usize, linPtr: usize, encodePtr: usize, encodeSteps: f32): void {
+  for (let x = 0; x < width; x++) {
+    const m = load<f32>(maskPtr + (<usize>x << 2));
+    if (m == 0) continue;
+    const alpha = m * (1 - keep);
+    const ft = freshTapsPtr + (<usize>x << 3);
+    const f0 = freshPtr + <usize>load<i32>(ft) * 12;
+    const fresh0 = v128.load(f0);
+    const fresh = f32x4.add(fresh0, f32x4.mul(f32x4.sub(v128.load(f0, 12), fresh0), f32x4.splat(load<f32>(ft, 4))));
+    const ot = oldTapsPtr + (<usize>x << 3);
+    const o0 = oldPtr + <usize>load<i32>(ot) * 12;
+    const old0 = v128.load(o0);
+    const old = f32x4.add(old0, f32x4.mul(f32x4.sub(v128.load(o0, 12), old0), f32x4.splat(load<f32>(ot, 4))));
+    const p = dataPtr + <usize>x * 6;
+    let original = f32x4.splat(load<f32>(linPtr + (<usize>load<u16>(p) << 2)));
+    original = f32x4.replace_lane(original, 1, load<f32>(linPtr + (<usize>load<u16>(p, 2) << 2)));
+    original = f32x4.replace_lane(original, 2, load<f32>(linPtr + (<usize>load<u16>(p, 4) << 2)));
+    const va = f32x4.splat(alpha);
+    // original = alpha·old sky + (1 − alpha)·foreground: keep the foreground share, swap the sky.
+    const foreground = f32x4.pmin(f32x4.splat(1 - alpha), f32x4.pmax(f32x4.splat(0), f32x4.sub(original, f32x4.mul(va, old))));
+    const replaced = f32x4.add(f32x4.mul(va, fresh), foreground);
+    const mixed = f32x4.add(original, f32x4.mul(f32x4.splat(strength), f32x4.sub(replaced, original)));
+    store<u16>(p, encode(encodePtr, encodeSteps, f32x4.extract_lane(mixed, 0)));
+    store<u16>(p, encode(encodePtr, encodeSteps, f32x4.extract_lane(mixed, 1)), 2);
+    store<u16>(p, encode(encodePtr, encodeSteps, f32x4.extract_lane(mixed, 2)), 4);
+  }
+}
+
+/** 8-bit codes from srcPtr to their exact 16-bit widening (v · 257) at dstPtr, sixteen at a time; count rounded up to 16 (the caller leaves slack). */
+export function widenRows(srcPtr: usize, dstPtr: usize, count: i32): void {
+  const factor = i16x8.splat(257);
+  for (let i = 0; i < count; i += 16) {
+    const v = v128.load(srcPtr + <usize>i);
+    const at = dstPtr + (<usize>i << 1);
+    v128.store(at, i16x8.mul(i16x8.extend_low_i8x16_u(v), factor));
+    v128.store(at, i16x8.mul(i16x8.extend_high_i8x16_u(v), factor), 16);
+  }
+}
+
+/** out[i] = from[i] + (to[i] − from[i]) · t for count f32 (rounded up to 4; the caller leaves slack): one row of a grid interpolated between two. */
+export function lerpRow(fromPtr: usize, toPtr: usize, t: f32, outPtr: usize, count: i32): void {
+  const vt = f32x4.splat(t);
+  for (let i = 0; i < count; i += 4) {
+    const at = <usize>i << 2;
+    const a = v128.load(fromPtr + at);
+    v128.store(outPtr + at, f32x4.add(a, f32x4.mul(f32x4.sub(v128.load(toPtr + at), a), vt)));
+  }
+}
