@@ -13,7 +13,7 @@ import { shareable } from './bands.js';
 import { image16Of, shrinkToLongEdge } from './image16.js';
 import { render, renderForJpeg, type RenderContext } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
-import { skyMask } from './sky/mask.js';
+import { skyPresence } from './sky/mask.js';
 import { toXmp } from './xmp.js';
 import type { Image16, PhotoMetadata, RgbImage } from './types.js';
 
@@ -116,7 +116,8 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
     settings.straightenAngle = detectStraighten(image()).angle;
   }
   if (options.skyReplacement) {
-    const sky = await skyMask(image());
+    // Render finds the mask itself, on the framed photo: here only whether there is enough sky.
+    const sky = await skyPresence(image());
     // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
     if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
   }

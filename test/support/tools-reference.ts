@@ -1,8 +1,7 @@
 /**
- * Straightforward double-precision versions of the tools' per-pixel passes, to check the
- * WebAssembly kernels (kernels/tools.ts, single precision, SIMD) against.
+ * A straightforward double-precision evaluation of the fast guided filter, to check the
+ * WebAssembly kernel (kernels/tools.ts, single precision, SIMD) against.
  */
-import { linearToSrgb16, srgb16ToLinearLut } from '../../src/imaging/colour.js';
 import type { GuidedCoefficients } from '../../src/imaging/filters/guided.js';
 import { axisTaps } from '../../src/imaging/local/bilinear.js';
 import type { Image16 } from '../../src/imaging/types.js';
@@ -26,16 +25,4 @@ export function applyGuidedReference(coefficients: GuidedCoefficients, image: Im
     }
   }
   return out;
-}
-
-/** One pixel of sky replacement as replaceSky blends it, from the new and old sky colours already sampled there. */
-export function skyPixelReference(original16: readonly number[], mask: number, keep: number, strength: number, fresh: readonly number[], old: readonly number[]): number[] {
-  const lin = srgb16ToLinearLut();
-  const alpha = mask * (1 - keep);
-  return original16.map((code, c) => {
-    const original = lin[code]!;
-    const foreground = Math.min(1 - alpha, Math.max(0, original - alpha * old[c]!));
-    const replaced = alpha * fresh[c]! + foreground;
-    return linearToSrgb16(original + strength * (replaced - original));
-  });
 }
