@@ -30,6 +30,7 @@ export interface ToolKernels {
   skyRow(data: number, mask: number, width: number, keep: number, strength: number, fresh: number, freshTaps: number, old: number, oldTaps: number, lin: number, encode: number, encodeSteps: number): void;
   lerpRow(from: number, to: number, t: number, out: number, count: number): void;
   widenRows(src: number, dst: number, count: number): void;
+  boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
 }
 
 function instantiate(file: string): unknown {

@@ -128,3 +128,51 @@ export function lerpRow(fromPtr: usize, toPtr: usize, t: f32, outPtr: usize, cou
     v128.store(outPtr + at, f32x4.add(a, f32x4.mul(f32x4.sub(v128.load(toPtr + at), a), vt)));
   }
 }
+
+/**
+ * Mean over a (2r+1)² window, clipped at the borders (filters/box.ts): running sums along
+ * each row into rowsPtr (f32, width × height), then down the columns two at a time in
+ * f64 (sumsPtr: width f64, rounded up to 2) into outPtr (f32; may be srcPtr). The same
+ * arithmetic in the same order as the JavaScript it replaces.
+ */
+export function boxMean(srcPtr: usize, width: i32, height: i32, radius: i32, rowsPtr: usize, sumsPtr: usize, outPtr: usize): void {
+  const last = width - 1;
+  for (let y = 0; y < height; y++) {
+    const src = srcPtr + (<usize>y * <usize>width << 2);
+    const rows = rowsPtr + (<usize>y * <usize>width << 2);
+    let sum: f64 = 0;
+    const first = radius < last ? radius : last;
+    for (let x = 0; x <= first; x++) sum += <f64>load<f32>(src + (<usize>x << 2));
+    for (let x = 0; x < width; x++) {
+      const l = x - radius > 0 ? x - radius : 0;
+      const h = x + radius < last ? x + radius : last;
+      store<f32>(rows + (<usize>x << 2), <f32>(sum / <f64>(h - l + 1)));
+      if (x + radius + 1 < width) sum += <f64>load<f32>(src + (<usize>(x + radius + 1) << 2));
+      if (x - radius >= 0) sum -= <f64>load<f32>(src + (<usize>(x - radius) << 2));
+    }
+  }
+  const pairs = (width + 1) >> 1;
+  for (let x = 0; x < pairs; x++) v128.store(sumsPtr + (<usize>x << 4), f64x2.splat(0));
+  const top = radius < height - 1 ? radius : height - 1;
+  for (let y = 0; y <= top; y++) addRow(sumsPtr, rowsPtr + (<usize>y * <usize>width << 2), width, 1);
+  for (let y = 0; y < height; y++) {
+    const h = y + radius < height - 1 ? y + radius : height - 1;
+    const l = y - radius > 0 ? y - radius : 0;
+    const count = <f64>(h - l + 1);
+    const out = outPtr + (<usize>y * <usize>width << 2);
+    for (let x = 0; x < width; x++) store<f32>(out + (<usize>x << 2), <f32>(load<f64>(sumsPtr + (<usize>x << 3)) / count));
+    const add = y + radius + 1;
+    const drop = y - radius;
+    if (add < height) addRow(sumsPtr, rowsPtr + (<usize>add * <usize>width << 2), width, 1);
+    if (drop >= 0) addRow(sumsPtr, rowsPtr + (<usize>drop * <usize>width << 2), width, -1);
+  }
+}
+
+/** sums[x] += sign · row[x] in f64, two columns at a time (the last pair may read one f32 past the row). */
+@inline function addRow(sumsPtr: usize, rowPtr: usize, width: i32, sign: i32): void {
+  for (let x = 0; x < width; x += 2) {
+    const v = f64x2.promote_low_f32x4(v128.load64_zero(rowPtr + (<usize>x << 2)));
+    const at = sumsPtr + (<usize>x << 3);
+    v128.store(at, sign > 0 ? f64x2.add(v128.load(at), v) : f64x2.sub(v128.load(at), v));
+  }
+}
