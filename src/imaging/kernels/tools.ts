@@ -176,3 +176,61 @@ export function boxMean(srcPtr: usize, width: i32, height: i32, radius: i32, row
     v128.store(at, sign > 0 ? f64x2.add(v128.load(at), v) : f64x2.sub(v128.load(at), v));
   }
 }
+
+/**
+ * Output rows j0..j1−1 of a bilinear resampling through a homography (geometry/warp.ts):
+ * output pixel (i, j) reads source (u/w, v/w), (u, v, w) = m · (i, j, 1), coordinates in
+ * f64, the four taps' three channels in f32 lanes. srcPtr holds source rows srcRow0 on
+ * (every row the output rows reach, 16-bit RGB, sw wide, with 8 bytes of slack); outPtr
+ * receives (j1 − j0) × ow pixels. Samples outside the photo by more than `slack` past
+ * its outer pixel edge are 0; within it they take the edge pixel.
+ */
+export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: f64, m1: f64, m2: f64, m3: f64, m4: f64, m5: f64, m6: f64, m7: f64, m8: f64, slack: f64, outPtr: usize, ow: i32, j0: i32, j1: i32): void {
+  const minX = -0.5 - slack;
+  const maxX = <f64>sw - 0.5 + slack;
+  const minY = -0.5 - slack;
+  const maxY = <f64>sh - 0.5 + slack;
+  const lastX = sw - 1;
+  const lastY = sh - 1;
+  const stride = <usize>sw * 6;
+  const half = f32x4.splat(0.5);
+  let o = outPtr;
+  for (let j = j0; j < j1; j++) {
+    const fj = <f64>j;
+    let u = m1 * fj + m2;
+    let v = m4 * fj + m5;
+    let w = m7 * fj + m8;
+    for (let i = 0; i < ow; i++, u += m0, v += m3, w += m6, o += 6) {
+      const iw = 1 / w;
+      let x = u * iw;
+      let y = v * iw;
+      if (x < minX || x > maxX || y < minY || y > maxY) {
+        store<u32>(o, 0);
+        store<u16>(o, 0, 4);
+        continue;
+      }
+      x = x < 0 ? 0 : x > <f64>lastX ? <f64>lastX : x;
+      y = y < 0 ? 0 : y > <f64>lastY ? <f64>lastY : y;
+      const xi = min<i32>(<i32>Math.floor(x), max<i32>(0, lastX - 1));
+      const yi = min<i32>(<i32>Math.floor(y), max<i32>(0, lastY - 1));
+      const fx = <f32>(x - <f64>xi);
+      const fy = <f32>(y - <f64>yi);
+      const p00 = srcPtr + <usize>(yi - srcRow0) * stride + <usize>xi * 6;
+      const p01 = xi < lastX ? p00 + 6 : p00;
+      const p10 = yi < lastY ? p00 + stride : p00;
+      const p11 = xi < lastX ? p10 + 6 : p10;
+      let q = f32x4.mul(pixel(p00), f32x4.splat((1 - fx) * (1 - fy)));
+      q = f32x4.add(q, f32x4.mul(pixel(p01), f32x4.splat(fx * (1 - fy))));
+      q = f32x4.add(q, f32x4.mul(pixel(p10), f32x4.splat((1 - fx) * fy)));
+      q = f32x4.add(q, f32x4.mul(pixel(p11), f32x4.splat(fx * fy)));
+      const codes = i16x8.narrow_i32x4_u(i32x4.trunc_sat_f32x4_u(f32x4.add(q, half)), i32x4.splat(0));
+      store<u32>(o, <u32>i32x4.extract_lane(codes, 0));
+      store<u16>(o, <u16>i16x8.extract_lane_u(codes, 2), 4);
+    }
+  }
+}
+
+/** One 16-bit RGB pixel as f32 lanes (the fourth lane reads the next sample: slack). */
+@inline function pixel(p: usize): v128 {
+  return f32x4.convert_i32x4_u(i32x4.extend_low_i16x8_u(v128.load64_zero(p)));
+}
