@@ -4,14 +4,14 @@
  * encode of the same photos on as many lanes as cores; and the API while it works:
  * project detail requested at a constant 2000 per second, idle and during the edit.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { photo18mp } from './bench-render.js';
-import { outDir, projectRoot, type Section } from './report.js';
+import { outDir, type Section } from './report.js';
+import { call, i2iProject, peakRssMiB, startServe } from './serve.js';
 import { fixed } from './tools.js';
 
 const PHOTOS = 20;
@@ -43,12 +43,6 @@ async function floorSeconds(files: string[]): Promise<number> {
     }),
   );
   return (performance.now() - started) / 1000;
-}
-
-async function call(url: string, init: RequestInit = {}): Promise<any> {
-  const res = await fetch(url, init);
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
 }
 
 interface LoadResult {
@@ -104,39 +98,14 @@ function percentile(values: number[], p: number): number {
 const describeLoad = (r: LoadResult) =>
   `${fixed(r.answered / r.seconds, 0)} req/s answered of ${RATE}; p50 ${fixed(percentile(r.latencies, 50), 1)} / p99 ${fixed(percentile(r.latencies, 99), 1)} / max ${fixed(percentile(r.latencies, 100), 1)} ms`;
 
-async function startServe(env: NodeJS.ProcessEnv): Promise<{ server: ChildProcess; base: string }> {
-  const main = path.join(projectRoot, 'dist', 'src', 'main.js');
-  const server = spawn(process.execPath, [main, 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
-  const base = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    server.stdout!.on('data', (c: Buffer) => {
-      output += c.toString();
-      const match = /retouch listening on (http:\/\/[\d.:]+)/.exec(output);
-      if (match) resolve(match[1]!);
-    });
-    server.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
-  server.stdout!.resume();
-  return { server, base };
-}
-
 export async function benchProduct(): Promise<Section> {
   const files = await makePhotos();
   const floor = await floorSeconds(files);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-bench-product-'));
-  const env = { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn' };
-  const main = path.join(projectRoot, 'dist', 'src', 'main.js');
-  const apiKey = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString().trimEnd().split('\n').pop()!;
-  const { server, base } = await startServe(env);
+  const server = await startServe();
   try {
-    const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
-    const { project_uuid: uuid } = (await call(`${base}/v1/i2i/projects`, { method: 'POST', headers, body: '{}' })).data;
-    const links = (await call(`${base}/v1/i2i/projects/${uuid}/get_temporary_upload_links`, { method: 'POST', headers, body: JSON.stringify({ files_list: files.map((f) => ({ file_name: path.basename(f) })) }) })).data
-      .files_list as { file_name: string; upload_link: string }[];
-    for (const link of links) {
-      const res = await fetch(link.upload_link, { method: 'PUT', body: fs.readFileSync(path.join(path.dirname(files[0]!), link.file_name)) });
-      if (!res.ok) throw new Error(`upload ${link.file_name}: ${res.status}`);
-    }
+    const { base, headers } = server;
+    const uuid = await i2iProject(server, files);
+    const apiKey = headers['x-api-key']!;
     const detail = `${base}/v1/i2i/projects/${uuid}`;
     const idle = await constantRate(detail, { 'x-api-key': apiKey }, new Promise((r) => setTimeout(r, 5000)));
 
@@ -151,7 +120,7 @@ export async function benchProduct(): Promise<Section> {
     })();
     const busy = await constantRate(detail, { 'x-api-key': apiKey }, finished);
     const editSeconds = (performance.now() - editStarted) / 1000;
-    const rss = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024;
+    const rss = peakRssMiB(server.process.pid!);
     const ratio = editSeconds / floor;
     const held = busy.answered / busy.seconds >= 0.95 * RATE;
     const p99 = percentile(busy.latencies, 99);
@@ -167,14 +136,16 @@ export async function benchProduct(): Promise<Section> {
         [`project detail at ${RATE} req/s, during the edit`, describeLoad(busy), 'held, p99 < 20 ms', held && p99 < 20 ? 'met' : 'NOT met'],
         ['server peak RSS', `${fixed(rss, 0)} MiB`, '', ''],
       ],
+      targets: {
+        'product-ratio': { value: `${fixed(ratio)} ×`, met: ratio <= 2.5 },
+        'product-api': { value: `${fixed(busy.answered / busy.seconds, 0)} req/s held of ${RATE}, p99 ${fixed(p99, 1)} ms`, met: held && p99 < 20 },
+      },
       notes: [
         `Load average (1 / 5 / 15 min) at the end: ${os.loadavg().map((l) => fixed(l, 1)).join(' / ')}; the load generator runs on the same machine (open loop, latency from the scheduled send time).`,
-        'One `retouch serve` with default configuration (SQLite, files under DATA_DIR, IMAGING_THREADS = cores); uploads are not timed.',
+        'One `retouch serve` (bench/serve.ts) with default configuration (SQLite, files under DATA_DIR, IMAGING_THREADS = cores, IMAGING_NICE = 10 unless set); uploads are not timed.',
       ],
     };
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await server.stop();
   }
 }

@@ -1,9 +1,10 @@
 /**
- * Straightforward double-precision versions of the tools' per-pixel passes (the fast guided
- * filter's evaluation, the homography resampling), to check the WebAssembly kernels
- * (kernels/tools.ts, single precision, SIMD) against.
+ * Straightforward double-precision versions of the tools' per-pixel passes (the fast
+ * guided filter's evaluation, the homography resampling, noise reduction's blend), to
+ * check the WebAssembly kernels (kernels/tools.ts, single precision, SIMD) against.
  */
 import type { GuidedCoefficients } from '../../src/imaging/filters/guided.js';
+import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
 import { axisTaps } from '../../src/imaging/local/bilinear.js';
 import type { Mat3 } from '../../src/imaging/matrix.js';
 import type { Image16 } from '../../src/imaging/types.js';
@@ -71,4 +72,18 @@ export function resampleReference(image: Image16, toSource: Mat3, ow: number, oh
     }
   }
   return { width: ow, height: oh, data: out };
+}
+
+/** Luminance noise reduction with the blend in double precision (tone/detail.ts's reduceNoise). */
+export async function reduceNoiseReference(image: Image16, amount: number): Promise<Image16> {
+  const { width, height, data } = image;
+  const out = (await image16FromSharp(sharpFromImage16(image).blur(0.6 + (1.4 * amount) / 100))).data;
+  const threshold = 300 + (2200 * amount) / 100;
+  const strength = Math.min(1, 0.3 + amount / 100);
+  for (let i = 0; i < data.length; i += 3) {
+    const d = (data[i]! - out[i]! + 2 * (data[i + 1]! - out[i + 1]!) + (data[i + 2]! - out[i + 2]!)) * 0.25;
+    const w = strength * Math.exp((-d * d) / (threshold * threshold));
+    for (let c = 0; c < 3; c++) out[i + c] = data[i + c]! + w * (out[i + c]! - data[i + c]!) + 0.5;
+  }
+  return { width, height, data: out };
 }

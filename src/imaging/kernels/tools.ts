@@ -234,3 +234,61 @@ export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: 
 @inline function pixel(p: usize): v128 {
   return f32x4.convert_i32x4_u(i32x4.extend_low_i16x8_u(v128.load64_zero(p)));
 }
+
+/** e^x for x ≤ 0 in four lanes: 2^n · e^f with n = round(x / ln 2), f the rest (|f| ≤ ln 2 / 2), a degree-6 polynomial; relative error ~1e-7, 0 below e^−87. */
+@inline function expNegative(x: v128): v128 {
+  const v = f32x4.pmax(x, f32x4.splat(-87));
+  const n = f32x4.nearest(f32x4.mul(v, f32x4.splat(1.44269504)));
+  // ln 2 in two parts, so that f keeps its low bits.
+  const f = f32x4.sub(f32x4.sub(v, f32x4.mul(n, f32x4.splat(0.693359375))), f32x4.mul(n, f32x4.splat(-2.12194440e-4)));
+  let p = f32x4.splat(1.0 / 720.0);
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1.0 / 120.0));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1.0 / 24.0));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1.0 / 6.0));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(0.5));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1));
+  // 2^n by adding n to the exponent bits.
+  return i32x4.add(p, i32x4.shl(i32x4.trunc_sat_f32x4_s(n), 23));
+}
+
+/** Channel c (0..2) of four 16-bit RGB pixels from p on, as f32 lanes. */
+@inline function channel(p: usize, c: usize): v128 {
+  const at = p + (c << 1);
+  let v = f32x4.splat(<f32>load<u16>(at));
+  v = f32x4.replace_lane(v, 1, <f32>load<u16>(at, 6));
+  v = f32x4.replace_lane(v, 2, <f32>load<u16>(at, 12));
+  return f32x4.replace_lane(v, 3, <f32>load<u16>(at, 18));
+}
+
+@inline function putChannel(p: usize, c: usize, v: v128): void {
+  const codes = i32x4.trunc_sat_f32x4_u(v);
+  const at = p + (c << 1);
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 0));
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 1), 6);
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 2), 12);
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 3), 18);
+}
+
+/**
+ * Noise reduction's blend (tone/detail.ts), four pixels at a time: per pixel the luma of
+ * the difference between original and blur, d, gives the blur's weight
+ * strength · e^(−d² · inv); blurPtr is rewritten with original + weight · (blur − original).
+ * Both hold count 16-bit RGB pixels, rounded up to 4 (the caller leaves slack).
+ */
+export function denoiseBlend(srcPtr: usize, blurPtr: usize, count: i32, inv: f32, strength: f32): void {
+  const half = f32x4.splat(0.5);
+  const quarter = f32x4.splat(0.25);
+  const negInv = f32x4.splat(-inv);
+  const s = f32x4.splat(strength);
+  for (let i = 0; i < count; i += 4) {
+    const at = <usize>i * 6;
+    const r = channel(srcPtr + at, 0), g = channel(srcPtr + at, 1), b = channel(srcPtr + at, 2);
+    const sr = channel(blurPtr + at, 0), sg = channel(blurPtr + at, 1), sb = channel(blurPtr + at, 2);
+    const d = f32x4.mul(f32x4.add(f32x4.add(f32x4.sub(r, sr), f32x4.mul(f32x4.sub(g, sg), f32x4.splat(2))), f32x4.sub(b, sb)), quarter);
+    const w = f32x4.mul(s, expNegative(f32x4.mul(f32x4.mul(d, d), negInv)));
+    putChannel(blurPtr + at, 0, f32x4.add(f32x4.add(r, f32x4.mul(w, f32x4.sub(sr, r))), half));
+    putChannel(blurPtr + at, 1, f32x4.add(f32x4.add(g, f32x4.mul(w, f32x4.sub(sg, g))), half));
+    putChannel(blurPtr + at, 2, f32x4.add(f32x4.add(b, f32x4.mul(w, f32x4.sub(sb, b))), half));
+  }
+}
