@@ -5,20 +5,19 @@
  * project detail requested at a constant 2000 per second, idle and during the edit.
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { photo18mp } from './bench-render.js';
 import { outDir, type Section } from './report.js';
 import { call, i2iProject, peakRssMiB, startServe } from './serve.js';
+import { RATE, constantRate, describeLoad, percentile } from './load.js';
 import { fixed } from './tools.js';
 
 const PHOTOS = 20;
-const RATE = 2000;
 
 /** 20 distinct 18 MP JPEGs: the render bench's photo shifted and flipped. */
-async function makePhotos(): Promise<string[]> {
+export async function makePhotos(): Promise<string[]> {
   const dir = path.join(outDir, 'product-photos');
   fs.mkdirSync(dir, { recursive: true });
   const base = await photo18mp();
@@ -44,59 +43,6 @@ async function floorSeconds(files: string[]): Promise<number> {
   );
   return (performance.now() - started) / 1000;
 }
-
-interface LoadResult {
-  sent: number;
-  answered: number;
-  seconds: number;
-  latencies: number[];
-}
-
-/**
- * Requests `url` at a constant rate (open loop: a request leaves on schedule whether or
- * not earlier ones were answered) until stop() resolves; latency counts from the
- * scheduled time, so a stalled server is not hidden.
- */
-async function constantRate(url: string, headers: Record<string, string>, stop: Promise<unknown>): Promise<LoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-  const latencies: number[] = [];
-  let sent = 0;
-  let stopped = false;
-  void stop.then(() => (stopped = true));
-  const started = performance.now();
-  const pending = new Set<Promise<void>>();
-  while (!stopped) {
-    const due = started + (sent * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    else if (wait > 0) await new Promise((r) => setImmediate(r));
-    if (performance.now() < due) continue;
-    sent++;
-    const request = new Promise<void>((resolve) => {
-      const req = http.get(url, { agent, headers }, (res) => {
-        res.resume();
-        res.on('end', () => {
-          if (res.statusCode === 200) latencies.push(performance.now() - due);
-          resolve();
-        });
-      });
-      req.on('error', () => resolve());
-    });
-    pending.add(request);
-    void request.then(() => pending.delete(request));
-  }
-  await Promise.all(pending);
-  agent.destroy();
-  return { sent, answered: latencies.length, seconds: (performance.now() - started) / 1000, latencies };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-}
-
-const describeLoad = (r: LoadResult) =>
-  `${fixed(r.answered / r.seconds, 0)} req/s answered of ${RATE}; p50 ${fixed(percentile(r.latencies, 50), 1)} / p99 ${fixed(percentile(r.latencies, 99), 1)} / max ${fixed(percentile(r.latencies, 100), 1)} ms`;
 
 export async function benchProduct(): Promise<Section> {
   const files = await makePhotos();

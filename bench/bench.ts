@@ -1,3 +1,4 @@
+import { benchApi } from './bench-api.js';
 import { benchCopilot } from './bench-copilot.js';
 import { benchFlow } from './bench-flow.js';
 import { benchMemory } from './bench-memory.js';
@@ -19,6 +20,7 @@ const sections: [string, SectionRunner][] = [
   ['render', runRenderBench],
   ['inflight', benchInflight],
   ['product', benchProduct],
+  ['api', benchApi],
   ['flow', benchFlow],
   ['copilot', benchCopilot],
   ['memory', benchMemory],
