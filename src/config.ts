@@ -20,7 +20,7 @@ export interface Config {
   runJobs: boolean;
   /** Worker threads rendering photos; the number of cores by default. */
   imagingThreads: number;
-  /** Nice value (0..19) of the imaging threads and libvips' workers, so that the API answers while photos keep every core busy; 0 leaves them at the API's priority. */
+  /** Nice levels (0..19) the imaging threads and libvips' workers run below the process's main thread, so that the API answers while photos keep every core busy; 0 leaves them at the API's priority. */
   imagingNice: number;
   /** Memory the imaging threads may take at once, in MiB: a photo waits for its share. Half the machine's (or container's) by default. */
   imagingMemoryMb: number;

@@ -59,7 +59,7 @@ export class ImagingPool implements ImagingEngine {
   constructor(
     threads: number,
     private readonly admission: Admission,
-    /** Nice value of the threads and of libvips' workers (jobs/thread-priority.ts); 0 keeps the API's priority. */
+    /** Nice levels the threads and libvips' workers run below the main thread (jobs/thread-priority.ts); 0 keeps the API's priority. */
     nice = 0,
   ) {
     this.pool = new Piscina({

@@ -60,14 +60,22 @@ function lowerLibvipsWorkers(nice: number): void {
 let scanning: NodeJS.Timeout | null = null;
 
 /**
- * Runs this thread, and from now on libvips' workers, at `nice` (0 leaves priorities as
- * they are). Called by each imaging thread when it starts; one scan per thread is enough
- * and costs a directory listing a second.
+ * Runs this thread, and from now on libvips' workers, `steps` nice levels below the
+ * process's main thread (at most 19; 0 leaves priorities as they are). Relative, so that
+ * a server started under `nice` still answers requests ahead of its imaging. Called by
+ * each imaging thread when it starts; the scan costs a directory listing a second.
  */
-export function lowerImagingPriority(nice: number): void {
-  if (nice <= 0) return;
+export function lowerImagingPriority(steps: number): void {
+  if (steps <= 0) return;
   const tid = ownThreadId();
-  if (tid === null || !renice(tid, nice)) return;
+  if (tid === null) return;
+  let nice: number;
+  try {
+    nice = Math.min(19, os.getPriority(process.pid) + steps);
+  } catch {
+    return;
+  }
+  if (!renice(tid, nice)) return;
   lowerLibvipsWorkers(nice);
   scanning ??= setInterval(() => lowerLibvipsWorkers(nice), SCAN_MS).unref();
 }
