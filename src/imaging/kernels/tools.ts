@@ -5,9 +5,10 @@
  * Memory is laid out by the JavaScript side: every argument named *Ptr is a byte offset
  * it chose. No allocation here.
  *
- * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow
- * blends the new sky into one row (sky/replace.ts); widenRows makes 16-bit codes of
- * 8-bit ones (image16.ts).
+ * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow and
+ * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts; resampleRows is
+ * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
+ * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts).
  */
 
 @inline function lo(a: f32, b: f32): f32 {
