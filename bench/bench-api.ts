@@ -16,7 +16,7 @@ import { call, i2iProject, startServe } from './serve.js';
 import { fixed } from './tools.js';
 
 /** Fewer photos than the product path: the edit need only outlast a few seconds of load. */
-const PHOTOS = 8;
+const PHOTOS = 4;
 
 async function underLoad(label: string, imagingNice: number, serverNice: number, files: string[]): Promise<string[]> {
   const server = await startServe({ IMAGING_NICE: String(imagingNice) }, { nice: serverNice });
