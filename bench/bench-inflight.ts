@@ -33,6 +33,7 @@ export async function benchInflight(): Promise<Section> {
     title: 'Memory per photo in flight: automatic edit, default options',
     columns: ['photos at once', 'warm baseline RSS MiB', 'peak RSS MiB', 'bytes per pixel in flight'],
     rows,
+    targets: { inflight: { value: `${fixed(worst, 1)} B/px`, met: worst <= TARGET } },
     notes: [
       `Target ≤ ${TARGET} B/px — worst measured ${fixed(worst, 1)}, ${worst <= TARGET ? 'met' : 'NOT met'}.`,
       'Peak RSS (VmHWM, reset after a warm-up on a 1024 px copy) minus the warm RSS, over the pixels in flight; imaging threads as the service sets them up (one per core).',

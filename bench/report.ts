@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TargetFigure, TargetId } from './targets.js';
 
 /** One part of `npm run eval` or `npm run bench`: a titled table and what it means. */
 export interface Section {
@@ -11,9 +12,12 @@ export interface Section {
   rows: string[][];
   /** Targets and whether they were met, caveats; one line each. */
   notes: string[];
+  /** Figures for the closing targets section (bench/targets.ts), by target. */
+  targets?: Partial<{ [id in TargetId]: TargetFigure }>;
 }
 
-export type SectionRunner = () => Promise<Section>;
+/** Makes one section; it is given the sections this run has completed before it. */
+export type SectionRunner = (completed: Section[]) => Promise<Section>;
 
 /** The project root, from dist/bench/ or bench/. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), fileURLToPath(import.meta.url).includes(`${path.sep}dist${path.sep}`) ? '../..' : '..');
@@ -61,10 +65,13 @@ export async function runSections(runners: [string, SectionRunner][], only: stri
   const unknown = only.filter((name) => !runners.some(([n]) => n === name));
   if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(', ')}; known: ${runners.map(([n]) => n).join(', ')}`);
   const selected = only.length > 0 ? runners.filter(([name]) => only.includes(name)) : runners;
+  const completed: Section[] = [];
   for (const [name, run] of selected) {
     const started = Date.now();
     try {
-      const text = markdownTable(await run());
+      const section = await run(completed);
+      completed.push(section);
+      const text = markdownTable(section);
       process.stdout.write(`${text}\n(${name}: ${((Date.now() - started) / 1000).toFixed(1)} s)\n\n`);
       recordSection(name, text);
     } catch (err) {

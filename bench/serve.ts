@@ -13,13 +13,15 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts `retouch serve` (SQLite, a fresh data directory) with these extra environment variables. */
-export async function startServe(extra: Record<string, string> = {}): Promise<BenchServer> {
+/** Starts `retouch serve` (SQLite, a fresh data directory) with these extra environment variables, `nice` levels below this process when asked. */
+export async function startServe(extra: Record<string, string> = {}, options: { nice?: number } = {}): Promise<BenchServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-bench-'));
   const main = path.join(projectRoot, 'dist', 'src', 'main.js');
   const env = { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', ...extra };
   const apiKey = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString().trimEnd().split('\n').pop()!;
-  const server = spawn(process.execPath, [main, 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
+  // nice(1) replaces itself with node: the pid is the server's.
+  const argv = options.nice ? ['nice', '-n', String(options.nice), process.execPath] : [process.execPath];
+  const server = spawn(argv[0]!, [...argv.slice(1), main, 'serve'], { env: { ...env, LOG_LEVEL: 'info' } });
   const stop = async () => {
     if (server.exitCode === null && server.signalCode === null) {
       const exited = new Promise((r) => server.once('exit', r));

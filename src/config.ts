@@ -20,6 +20,8 @@ export interface Config {
   runJobs: boolean;
   /** Worker threads rendering photos; the number of cores by default. */
   imagingThreads: number;
+  /** Nice levels (0..19) the imaging threads and libvips' workers run below the process's main thread, so that the API answers while photos keep every core busy; 0 leaves them at the API's priority. */
+  imagingNice: number;
   /** Memory the imaging threads may take at once, in MiB: a photo waits for its share. Half the machine's (or container's) by default. */
   imagingMemoryMb: number;
   /** Largest photo accepted, per frame, in megapixels: larger ones fail alone, from their header. By default what the budget holds. */
@@ -145,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
     runJobs: boolean(env, 'RUN_JOBS', true),
     imagingThreads: integer(env, 'IMAGING_THREADS', os.availableParallelism(), 1, 256),
+    imagingNice: integer(env, 'IMAGING_NICE', 10, 0, 19),
     imagingMemoryMb,
     maxImageMegapixels: positive(env, 'MAX_IMAGE_MEGAPIXELS', megapixelsWithin(imagingMemoryMb)),
     jobLeaseSeconds: positive(env, 'JOB_LEASE_SECONDS', 60),

@@ -79,8 +79,8 @@ export async function createServices(config: Config): Promise<Services> {
   // One budget for both pools: a Copilot render beside a batch does not take them past it.
   const memory = new MemoryBudget(config.imagingMemoryMb * 2 ** 20);
   const admission = { budget: memory, maxMegapixels: config.maxImageMegapixels };
-  const imaging = new ImagingPool(config.imagingThreads, admission);
-  const interactive = new ImagingPool(1, admission);
+  const imaging = new ImagingPool(config.imagingThreads, admission, config.imagingNice);
+  const interactive = new ImagingPool(1, admission, config.imagingNice);
 
   const accounts = new AccountsService(repos);
   const projects = new ProjectsService(repos);

@@ -84,6 +84,11 @@ export function linearToSrgb16(value: number): number {
   return Math.round(encodeTable[i]! + (encodeTable[i + 1]! - encodeTable[i]!) * t);
 }
 
+/** linearToSrgb16's table and its steps, for kernels that encode as it does. */
+export function linearToSrgb16Table(): { table: Float32Array; steps: number } {
+  return { table: encodeTable, steps: ENCODE_STEPS };
+}
+
 export function mired(kelvin: number): number {
   return 1e6 / kelvin;
 }

@@ -7,13 +7,13 @@ import { type DecodedPhoto, decodeImage } from './decode.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from './encode.js';
 import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
-import { applyGeometry, applyGeometryToPlane, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
+import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { shareable } from './bands.js';
 import { image16Of, resizeImage16, shrinkToLongEdge } from './image16.js';
-import { hasGeometry, render, renderForJpeg, type RenderContext, skyMaskApplies } from './render.js';
+import { render, renderForJpeg, type RenderContext } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
-import { type SkyMaskResult, skyMask } from './sky/mask.js';
+import { skyPresence } from './sky/mask.js';
 import { toXmp } from './xmp.js';
 import type { Image16, PhotoMetadata, RgbImage } from './types.js';
 
@@ -105,11 +105,6 @@ function cropRequest(options: EstimateOptions): { mode: 'composition' | 'portrai
  * detectors the options call for (verticals, horizon, crops, sky).
  */
 export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit): Promise<DevelopSettings> {
-  return (await automaticEdit(source, edit)).settings;
-}
-
-/** automaticSettings, and the source's sky mask when the settings keep a sky (the renderer can reuse it). */
-async function automaticEdit(source: Source<RgbImage>, edit: AutoEdit): Promise<{ settings: DevelopSettings; skyMask?: SkyMaskResult }> {
   const { options } = edit;
   // The detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
@@ -128,6 +123,12 @@ async function automaticEdit(source: Source<RgbImage>, edit: AutoEdit): Promise<
   } else if (options.straighten) {
     settings.straightenAngle = detectStraighten(image()).angle;
   }
+  if (options.skyReplacement) {
+    // Render segments the full-size sky once, on the framed photo: here only whether there is enough of it.
+    const sky = await skyPresence(image());
+    // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
+    if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
+  }
   const crop = cropRequest(options);
   if (crop) {
     const framed = await applyGeometry(image(), { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
@@ -137,30 +138,7 @@ async function automaticEdit(source: Source<RgbImage>, edit: AutoEdit): Promise<
         ? portraitCrop(framed, await detectFaces(framed), { mode, ...(aspectRatio ? { aspect: aspectRatio } : {}), image: framed })
         : autoCrop(framed, { mode, aspect: aspectRatio });
   }
-  if (!options.skyReplacement) return { settings };
-  const sky = await skyMask(image());
-  // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
-  if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) {
-    settings.sky = null;
-    return { settings };
-  }
-  return { settings, skyMask: sky };
-}
-
-/** automaticSettings, with the sky mask found on the way moved as render's geometry will move the pixels (the source's is let go). */
-async function settingsForRender(source: Source<RgbImage>, edit: AutoEdit): Promise<{ settings: DevelopSettings; skyMask?: SkyMaskResult }> {
-  const { settings, skyMask } = await automaticEdit(source, edit);
-  // The sky found while deciding on it is the one to replace, unless window pull changes the pixels first.
-  return skyMask && skyMaskApplies(settings) ? { settings, skyMask: framedSky(skyMask, settings) } : { settings };
-}
-
-/** The source's sky mask moved as render's geometry moves the pixels: the framed image's mask. */
-function framedSky(sky: SkyMaskResult, s: DevelopSettings): SkyMaskResult {
-  if (!hasGeometry(s)) return sky;
-  const framed = applyGeometryToPlane(sky.mask, sky.width, sky.height, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
-  let sum = 0;
-  for (let i = 0; i < framed.data.length; i++) sum += framed.data[i]!;
-  return { mask: framed.data, width: framed.width, height: framed.height, coverage: sum / framed.data.length, confidence: sky.confidence };
+  return settings;
 }
 
 export interface Developed {
@@ -190,8 +168,8 @@ async function shrunkSource(source: Source, longEdge: number): Promise<Source> {
 /** Smart Editing: an automatic edit rendered to a finished JPEG. */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
-  const { settings, skyMask } = await settingsForRender(source, edit);
-  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, { ...context, ...(skyMask ? { skyMask } : {}) })), source.metadata)), settings };
+  const settings = await automaticSettings(source, edit);
+  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, context)), source.metadata)), settings };
 }
 
 /** The JPEG and its thumbnail, encoded side by side (libvips runs both at once). */

@@ -4,6 +4,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { invalidParameterError } from './args.js';
+import { arena, reserve, toolKernels } from './kernels.js';
 import type { Image16, Image8, RgbImage } from './types.js';
 
 /** Throws unless size has positive integer width and height. */
@@ -43,12 +44,30 @@ export function image16Of(image: RgbImage): Image16 {
   const narrow = image as Image8;
   let wide = widened.get(narrow);
   if (!wide) {
-    const data = new Uint16Array(narrow.data.length);
-    for (let i = 0; i < data.length; i++) data[i] = narrow.data[i]! * 257;
-    wide = { width: narrow.width, height: narrow.height, data };
+    wide = { width: narrow.width, height: narrow.height, data: widen(narrow.data) };
     widened.set(narrow, wide);
   }
   return wide;
+}
+
+/** Samples widened per call into the kernel: its buffers stay a few MB. */
+const WIDEN_CHUNK = 1 << 20;
+
+/** v × 257 for each 8-bit sample, sixteen at a time in the WebAssembly kernel (kernels/tools.ts). */
+function widen(narrow: Uint8Array): Uint16Array {
+  const out = new Uint16Array(narrow.length);
+  const k = toolKernels();
+  const l = arena({ src: WIDEN_CHUNK, dst: WIDEN_CHUNK * 2 });
+  reserve(k, l.end);
+  const src = new Uint8Array(k.memory.buffer, l.src, WIDEN_CHUNK);
+  const dst = new Uint16Array(k.memory.buffer, l.dst, WIDEN_CHUNK);
+  for (let at = 0; at < narrow.length; at += WIDEN_CHUNK) {
+    const count = Math.min(WIDEN_CHUNK, narrow.length - at);
+    src.set(narrow.subarray(at, at + count));
+    k.widenRows(l.src, l.dst, count);
+    out.set(dst.subarray(0, count), at);
+  }
+  return out;
 }
 
 /** A sharp pipeline reading the image as raw 16-bit RGB. */

@@ -1,7 +1,8 @@
 /**
- * The engine's WebAssembly kernels (kernels/pixels.ts, AssemblyScript with SIMD, built by
- * `npm run build`): one instance per thread, made on first use. Each instance has its own
- * memory, which callers lay out themselves and grow as needed (see tone/pixel-pass.ts).
+ * The engine's WebAssembly kernels (kernels/pixels.ts for the develop pass, kernels/tools.ts
+ * for the tools' passes; AssemblyScript with SIMD, built by `npm run build`): one instance
+ * of each per thread, made on first use. Each instance has its own memory, which callers
+ * lay out themselves and grow as needed (see tone/pixel-pass.ts).
  */
 import fs from 'node:fs';
 
@@ -23,20 +24,51 @@ export interface PixelKernels {
   developBand(src: number, srcBits: number, srcRow0: number, dst: number, dstBits: number, dstStride: number, width: number, height: number, y0: number, y1: number, scratch: number): void;
 }
 
-let kernels: PixelKernels | null = null;
+export interface ToolKernels {
+  memory: WasmMemory;
+  guidedRows(coef: number, gridW: number, rowTaps: number, colTaps: number, row: number, guide: number, guideStride: number, count: number, rows: number, out: number): void;
+  skyRow(data: number, mask: number, width: number, keep: number, strength: number, fresh: number, freshTaps: number, old: number, oldTaps: number, lin: number, encode: number, encodeSteps: number): void;
+  lerpRow(from: number, to: number, t: number, out: number, count: number): void;
+  widenRows(src: number, dst: number, count: number): void;
+  boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
+  denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
+  resampleRows(src: number, srcRow0: number, sw: number, sh: number, m0: number, m1: number, m2: number, m3: number, m4: number, m5: number, m6: number, m7: number, m8: number, slack: number, out: number, ow: number, j0: number, j1: number): void;
+}
+
+function instantiate(file: string): unknown {
+  const module = new WebAssembly.Module(fs.readFileSync(new URL(`./kernels/${file}`, import.meta.url)));
+  return new WebAssembly.Instance(module, {}).exports;
+}
+
+let pixels: PixelKernels | null = null;
+let tools: ToolKernels | null = null;
 
 export function pixelKernels(): PixelKernels {
-  if (!kernels) {
-    const module = new WebAssembly.Module(fs.readFileSync(new URL('./kernels/pixels.wasm', import.meta.url)));
-    kernels = new WebAssembly.Instance(module, {}).exports as unknown as PixelKernels;
-  }
-  return kernels;
+  pixels ??= instantiate('pixels.wasm') as PixelKernels;
+  return pixels;
+}
+
+export function toolKernels(): ToolKernels {
+  tools ??= instantiate('tools.wasm') as ToolKernels;
+  return tools;
 }
 
 const PAGE = 65536;
 
 /** Grows the kernels' memory to at least `bytes`. */
-export function reserve(k: PixelKernels, bytes: number): void {
+export function reserve(k: { memory: WasmMemory }, bytes: number): void {
   const missing = bytes - k.memory.buffer.byteLength;
   if (missing > 0) k.memory.grow(Math.ceil(missing / PAGE));
+}
+
+/** Byte offsets for named buffers laid out one after another from 0, each 16-byte aligned with 16 bytes of slack (vector reads past a row's end), and where they end. */
+export function arena<K extends string>(sizes: Record<K, number>): Record<K | 'end', number> {
+  let at = 0;
+  const offsets = {} as Record<K | 'end', number>;
+  for (const name of Object.keys(sizes) as K[]) {
+    offsets[name] = at;
+    at += Math.ceil(sizes[name] / 16) * 16 + 16;
+  }
+  offsets.end = at;
+  return offsets;
 }

@@ -25,7 +25,6 @@ import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { windowPull } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
-import type { SkyMaskResult } from './sky/mask.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
@@ -39,12 +38,6 @@ export interface RenderContext {
   skyTemplates?: ReadonlyMap<number, SkyTemplate>;
   /** The darkest frame of the bracket the image was merged from, same size: window pull recovers windows from it. */
   darkFrame?: Image16;
-  /**
-   * The sky mask of the framed image (after geometry), when the caller segmented the sky
-   * already: sky replacement uses it rather than segmenting again, unless window pull
-   * changes the image first (see skyMaskApplies).
-   */
-  skyMask?: SkyMaskResult;
 }
 
 /** Renders to a 16-bit image. */
@@ -81,20 +74,13 @@ function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): 
   return developImage(planDevelop(image, s), image, depth);
 }
 
-/** Whether sky replacement sees the framed image unchanged (no window pull before it), so that RenderContext.skyMask is its mask. */
-export function skyMaskApplies(s: DevelopSettings): boolean {
-  return s.windowPull === 0;
-}
-
 /** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */
 async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext): Promise<Image16> {
   let out = image;
   if (s.windowPull > 0) out = await windowPull(out, s.windowPull, context.darkFrame ? { darkFrame: context.darkFrame } : {});
   if (s.sky) {
     const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
-    const { skyMask } = context;
-    const known = skyMask && skyMaskApplies(s) && skyMask.width === out.width && skyMask.height === out.height ? { mask: skyMask } : {};
-    out = await replaceSky(out, { template, strength: s.sky.strength, ...known });
+    out = await replaceSky(out, { template, strength: s.sky.strength });
   }
   return out;
 }

@@ -60,9 +60,12 @@ export class ImagingPool implements ImagingEngine {
   constructor(
     threads: number,
     private readonly admission: Admission,
+    /** Nice levels the threads and libvips' workers run below the main thread (jobs/thread-priority.ts); 0 keeps the API's priority. */
+    nice = 0,
   ) {
     this.pool = new Piscina({
       filename: new URL('./imaging-tasks.js', import.meta.url).href,
+      workerData: { nice },
       // Every thread stays up, its event loop free between tasks (no blocking wait for the
       // next one): a photo alone is split over the idle threads (imaging/bands.ts).
       minThreads: threads,

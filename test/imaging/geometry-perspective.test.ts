@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyGeometry, applyGeometryToPlane, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
+import { applyGeometry, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
 import { rotationHomography } from '../../src/imaging/geometry/camera.js';
 import { planForHomography } from '../../src/imaging/geometry/frame.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
@@ -185,23 +185,6 @@ describe('applyGeometry', () => {
     ] as const) {
       for (let k = 0; k < 3; k++) assert.equal(out.data[(y * 100 + x) * 3 + k], image.data[((y + 10) * 200 + x + 50) * 3 + k]);
     }
-  });
-
-  it('moves a plane (a mask) exactly as it moves the image', async () => {
-    const width = 240;
-    const height = 160;
-    const plane = Float32Array.from({ length: width * height }, (_, i) => ((i % width) * 7 + Math.floor(i / width) * 3) % 100 / 100);
-    const image: Image16 = { width, height, data: new Uint16Array(width * height * 3) };
-    for (let i = 0; i < plane.length; i++) image.data.fill(Math.round(plane[i]! * 65535), i * 3, i * 3 + 3);
-    for (const g of [flat, { straightenAngle: 4, perspective: { vertical: -40, horizontal: 15 }, crop: { left: 0.1, top: 0.2, right: 0.8, bottom: 0.9 } }]) {
-      const moved = applyGeometryToPlane(plane, width, height, g);
-      const out = await applyGeometry(image, g);
-      assert.deepEqual([moved.width, moved.height], [out.width, out.height]);
-      let worst = 0;
-      for (let i = 0; i < moved.data.length; i++) worst = Math.max(worst, Math.abs(moved.data[i]! - out.data[i * 3]! / 65535));
-      assert.ok(worst < 2 / 65535, `largest difference ${worst}`);
-    }
-    assert.throws(() => applyGeometryToPlane(plane, width + 1, height, flat), /plane/);
   });
 
   it('applies crop fractions to the corrected frame', async () => {

@@ -4,6 +4,7 @@ import { analysisCopy } from '../../src/imaging/analysis-copy.js';
 import { boxMean } from '../../src/imaging/filters/box.js';
 import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
 import { seededRandom } from '../../src/imaging/random.js';
+import { applyGuidedReference } from '../support/tools-reference.js';
 
 describe('boxMean', () => {
   it('equals the brute-force window mean, borders included', () => {
@@ -51,6 +52,42 @@ describe('fast guided filter', () => {
       for (let x = 1; x < width; x++) if (mask[y * width + x - 1]! < 0.5 && mask[y * width + x]! >= 0.5) crossing = x;
       assert.ok(Math.abs(crossing - edge) <= 1, `row ${y}: 0.5 crossing at ${crossing}, edge at ${edge}`);
       assert.ok(mask[y * width + 150]! < 0.05 && mask[y * width + 260]! > 0.95, 'flat areas are decided');
+    }
+  });
+});
+
+describe('fast guided filter: the WebAssembly kernel against a double-precision evaluation', () => {
+  const rand = seededRandom(11);
+  const width = 203, height = 77;
+  const data = Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536));
+  const image = { width, height, data };
+  const cw = 29, ch = 13;
+  const coefficients = {
+    width: cw,
+    height: ch,
+    a: Float32Array.from({ length: cw * ch * 3 }, () => rand() * 2 - 1),
+    b: Float32Array.from({ length: cw * ch }, () => rand() * 1.5 - 0.25),
+  };
+  const reference = applyGuidedReference(coefficients, image);
+
+  it('the whole image: within 1e-5 everywhere, clamped to 0..1', () => {
+    const out = applyGuidedCoefficients(coefficients, image);
+    let max = 0;
+    for (let i = 0; i < out.length; i++) max = Math.max(max, Math.abs(out[i]! - reference[i]!));
+    assert.ok(max < 1e-5, `max difference ${max}`);
+    assert.ok(reference.some((v) => v === 0) && reference.some((v) => v === 1), 'the case reaches both clamps');
+  });
+
+  it('a region: the same values inside, 0 outside', () => {
+    const region = { x: 17, y: 5, width: 90, height: 70 };
+    const out = applyGuidedCoefficients(coefficients, image, region);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        const inside = x >= region.x && x < region.x + region.width && y >= region.y && y < region.y + region.height;
+        const i = y * width + x;
+        if (inside) assert.ok(Math.abs(out[i]! - reference[i]!) < 1e-5, `at ${x},${y}`);
+        else assert.equal(out[i], 0, `at ${x},${y}`);
+      }
     }
   });
 });

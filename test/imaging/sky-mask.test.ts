@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { skyMask } from '../../src/imaging/sky/mask.js';
+import { skyMask, skyPresence } from '../../src/imaging/sky/mask.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import { indoorScene, iou, outdoorScene, overhangScene, sunsetScene, warmWallScene } from './sky-scenes.js';
 
@@ -107,5 +107,16 @@ describe('skyMask', () => {
 
   it('rejects what is not an Image16', async () => {
     await assert.rejects(() => skyMask({ width: 10, height: 10, data: new Uint16Array(5) }), /Expected 300 \(width x height x 3\) for image\.data\.length/);
+  });
+});
+
+describe('skyPresence', () => {
+  it("reads skyMask's coverage and confidence from the analysis copy, on a photo larger than it", async () => {
+    for (const image of [outdoorScene(1500, 1000, 2).image, indoorScene(1500, 1000, 5, 'neutral', true)]) {
+      const mask = await skyMask(image);
+      const presence = await skyPresence(image);
+      assert.ok(Math.abs(presence.coverage - mask.coverage) < 0.005, `coverage ${presence.coverage} vs ${mask.coverage}`);
+      assert.equal(presence.confidence, mask.confidence);
+    }
   });
 });

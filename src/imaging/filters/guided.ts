@@ -9,6 +9,7 @@
 import { axisTaps } from '../local/bilinear.js';
 import type { Box, Image16 } from '../types.js';
 import { boxMean } from './box.js';
+import { arena, reserve, toolKernels } from '../kernels.js';
 
 /** The window-averaged coefficients of a grey-guided filter: output = a·guide + b. */
 export interface GreyGuidedCoefficients {
@@ -134,7 +135,14 @@ export function guidedFilterCoefficients(guide: Float32Array, p: Float32Array, w
   return { width, height, a, b: mbb };
 }
 
-/** Evaluates the filter on the full-size image: bilinearly upsampled a, b against the full-resolution guide; output clamped to 0..1. */
+/** Rows evaluated per call into the kernel: its buffers stay a few MB whatever the image. */
+const CHUNK_ROWS = 64;
+
+/**
+ * Evaluates the filter on the full-size image: bilinearly upsampled a, b against the
+ * full-resolution guide, output clamped to 0..1. In the WebAssembly kernel (kernels/tools.ts),
+ * rows in chunks through its memory.
+ */
 export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image: Image16, region?: Box): Float32Array {
   const { width, height, data } = image;
   // Only the region is computed (the rest stays 0): a small mask need not cost a full-size pass.
@@ -142,27 +150,44 @@ export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image:
   const y0 = region ? Math.max(0, region.y) : 0;
   const x1 = region ? Math.min(width, region.x + region.width) : width;
   const y1 = region ? Math.min(height, region.y + region.height) : height;
-  const cw = coefficients.width;
-  const { a, b } = coefficients;
-  const xs = axisTaps(width, cw);
-  const ys = axisTaps(height, coefficients.height);
   const out = new Float32Array(width * height);
-  // One row of (a_r, a_g, a_b, b) interpolated vertically, then two taps per pixel along it.
-  const row = new Float32Array(cw * 4);
-  const scale = 1 / 65535;
-  for (let y = y0; y < y1; y++) {
-    const r0 = ys.lo[y]! * cw, r1 = ys.hi[y]! * cw, ty = ys.t[y]!;
-    for (let x = 0; x < cw; x++) {
-      for (let c = 0; c < 3; c++) row[x * 4 + c] = a[(r0 + x) * 3 + c]! + (a[(r1 + x) * 3 + c]! - a[(r0 + x) * 3 + c]!) * ty;
-      row[x * 4 + 3] = b[r0 + x]! + (b[r1 + x]! - b[r0 + x]!) * ty;
+  const count = x1 - x0;
+  if (count <= 0 || y1 <= y0) return out;
+  const { width: cw, height: ch, a, b } = coefficients;
+  const k = toolKernels();
+  const l = arena({ coef: cw * ch * 16, rowTaps: CHUNK_ROWS * 12, colTaps: count * 8, row: (cw + 1) * 16, guide: CHUNK_ROWS * width * 6, out: CHUNK_ROWS * count * 4 });
+  reserve(k, l.end);
+  const memory = k.memory.buffer;
+  const coef = new Float32Array(memory, l.coef, cw * ch * 4);
+  for (let i = 0; i < cw * ch; i++) {
+    coef[i * 4] = a[i * 3]!;
+    coef[i * 4 + 1] = a[i * 3 + 1]!;
+    coef[i * 4 + 2] = a[i * 3 + 2]!;
+    coef[i * 4 + 3] = b[i]!;
+  }
+  const xs = axisTaps(width, cw);
+  const colIndex = new Int32Array(memory, l.colTaps, count * 2);
+  const colWeight = new Float32Array(memory, l.colTaps, count * 2);
+  for (let x = x0; x < x1; x++) {
+    colIndex[(x - x0) * 2] = xs.lo[x]!;
+    colWeight[(x - x0) * 2 + 1] = xs.t[x]!;
+  }
+  const ys = axisTaps(height, ch);
+  const rowIndex = new Int32Array(memory, l.rowTaps, CHUNK_ROWS * 3);
+  const rowWeight = new Float32Array(memory, l.rowTaps, CHUNK_ROWS * 3);
+  const guide = new Uint16Array(memory, l.guide, CHUNK_ROWS * width * 3);
+  const chunk = new Float32Array(memory, l.out, CHUNK_ROWS * count);
+  for (let c0 = y0; c0 < y1; c0 += CHUNK_ROWS) {
+    const rows = Math.min(CHUNK_ROWS, y1 - c0);
+    for (let r = 0; r < rows; r++) {
+      rowIndex[r * 3] = ys.lo[c0 + r]!;
+      rowIndex[r * 3 + 1] = ys.hi[c0 + r]!;
+      rowWeight[r * 3 + 2] = ys.t[c0 + r]!;
     }
-    for (let x = x0; x < x1; x++) {
-      const lo = xs.lo[x]! * 4, hi = xs.hi[x]! * 4, tx = xs.t[x]!;
-      const p = (y * width + x) * 3;
-      let q = row[lo + 3]! + (row[hi + 3]! - row[lo + 3]!) * tx;
-      for (let c = 0; c < 3; c++) q += (row[lo + c]! + (row[hi + c]! - row[lo + c]!) * tx) * data[p + c]! * scale;
-      out[y * width + x] = q < 0 ? 0 : q > 1 ? 1 : q;
-    }
+    guide.set(data.subarray(c0 * width * 3, (c0 + rows) * width * 3));
+    k.guidedRows(l.coef, cw, l.rowTaps, l.colTaps, l.row, l.guide + x0 * 6, width * 3, count, rows, l.out);
+    if (count === width) out.set(chunk.subarray(0, rows * count), c0 * width);
+    else for (let r = 0; r < rows; r++) out.set(chunk.subarray(r * count, (r + 1) * count), (c0 + r) * width + x0);
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { assertImage16, assertImageSize } from '../image16.js';
 import type { CropRect, Image16 } from '../types.js';
 import { MAX_STRAIGHTEN_DEGREES, type GeometrySettings } from './camera.js';
 import { planGeometry, type GeometryPlan } from './frame.js';
-import { renderPlan, resamplePlane } from './warp.js';
+import { renderPlan } from './warp.js';
 
 /**
  * Straightens, corrects perspective and crops in one bilinear resampling: the virtual
@@ -15,13 +15,6 @@ import { renderPlan, resamplePlane } from './warp.js';
 export async function applyGeometry(image: Image16, g: GeometrySettings): Promise<Image16> {
   assertImage16(image);
   return renderPlan(image, checkedPlan(image.width, image.height, g));
-}
-
-/** applyGeometry on a plane of floats at the image's size (a mask), so that it stays on the pixels applyGeometry moves. */
-export function applyGeometryToPlane(plane: Float32Array, width: number, height: number, g: GeometrySettings): { data: Float32Array; width: number; height: number } {
-  if (plane.length !== width * height) throw invalidParameterError('plane.length', `${width * height} (width × height)`, plane.length);
-  const plan = checkedPlan(width, height, g);
-  return { data: resamplePlane(plane, width, height, plan), width: plan.width, height: plan.height };
 }
 
 /** The plan applyGeometry follows for a width × height image, after validating the settings. */

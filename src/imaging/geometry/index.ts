@@ -5,7 +5,7 @@
 export { detectSegments, type Segment, type SegmentOptions } from './segments.js';
 export { detectPerspective, type PerspectiveEstimate } from './perspective.js';
 export { detectStraighten, type StraightenEstimate } from './straighten.js';
-export { applyGeometry, applyGeometryToPlane, checkedPlan as planGeometry } from './apply.js';
+export { applyGeometry, checkedPlan as planGeometry } from './apply.js';
 export { DEGREES_PER_UNIT, type GeometrySettings } from './camera.js';
 export type { GeometryPlan } from './frame.js';
 export { autoCrop, portraitCrop, type AutoCropOptions, type CropAspect, type PortraitCropOptions } from './crops.js';

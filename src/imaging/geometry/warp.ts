@@ -1,3 +1,4 @@
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Mat3 } from '../matrix.js';
 import type { Image16 } from '../types.js';
 import type { GeometryPlan } from './frame.js';
@@ -29,93 +30,49 @@ export function renderPlan(image: Image16, plan: GeometryPlan): Image16 {
   return resample(image, m, ow, oh);
 }
 
+/** Output rows per call into the kernel: its buffers hold these and the source rows they reach. */
+const CHUNK_ROWS = 128;
+
 /**
  * Bilinear resampling through a homography from output pixel (x, y) to source pixel
- * coordinates: the one loop every geometric correction goes through. Incremental along
- * each row (three additions and one division a pixel), no allocation inside.
+ * coordinates: the one loop every geometric correction goes through. In the WebAssembly
+ * kernel (kernels/tools.ts), in chunks of output rows; each chunk takes only the source
+ * rows it reaches into the kernel's memory (a homography maps the chunk's rectangle to a
+ * quadrilateral whose corners bound it), so memory stays a band of the photo.
  */
 export function resample(image: Image16, toSource: Mat3, ow: number, oh: number): Image16 {
   const m = toSource;
   const { width: sw, height: sh, data: src } = image;
   const out = new Uint16Array(ow * oh * 3);
-  const minX = -0.5 - EDGE_SLACK;
-  const maxX = sw - 0.5 + EDGE_SLACK;
-  const minY = -0.5 - EDGE_SLACK;
-  const maxY = sh - 0.5 + EDGE_SLACK;
-  const lastX = sw - 1;
-  const lastY = sh - 1;
-  const stride = sw * 3;
-  let o = 0;
-  for (let j = 0; j < oh; j++) {
-    let u = m[1] * j + m[2];
-    let v = m[4] * j + m[5];
-    let w = m[7] * j + m[8];
-    for (let i = 0; i < ow; i++, u += m[0], v += m[3], w += m[6], o += 3) {
-      const iw = 1 / w;
-      let x = u * iw;
-      let y = v * iw;
-      if (x < minX || x > maxX || y < minY || y > maxY) continue;
-      x = x < 0 ? 0 : x > lastX ? lastX : x;
-      y = y < 0 ? 0 : y > lastY ? lastY : y;
-      const xi = Math.min(Math.floor(x), Math.max(0, lastX - 1));
-      const yi = Math.min(Math.floor(y), Math.max(0, lastY - 1));
-      const fx = x - xi;
-      const fy = y - yi;
-      const p00 = yi * stride + xi * 3;
-      const p01 = xi < lastX ? p00 + 3 : p00;
-      const p10 = yi < lastY ? p00 + stride : p00;
-      const p11 = xi < lastX ? p10 + 3 : p10;
-      const w00 = (1 - fx) * (1 - fy);
-      const w01 = fx * (1 - fy);
-      const w10 = (1 - fx) * fy;
-      const w11 = fx * fy;
-      out[o] = w00 * src[p00]! + w01 * src[p01]! + w10 * src[p10]! + w11 * src[p11]! + 0.5;
-      out[o + 1] = w00 * src[p00 + 1]! + w01 * src[p01 + 1]! + w10 * src[p10 + 1]! + w11 * src[p11 + 1]! + 0.5;
-      out[o + 2] = w00 * src[p00 + 2]! + w01 * src[p01 + 2]! + w10 * src[p10 + 2]! + w11 * src[p11 + 2]! + 0.5;
-    }
+  const k = toolKernels();
+  const rowSamples = sw * 3;
+  for (let j0 = 0; j0 < oh; j0 += CHUNK_ROWS) {
+    const j1 = Math.min(oh, j0 + CHUNK_ROWS);
+    const [r0, r1] = sourceRows(m, ow, j0, j1, sh);
+    const l = arena({ src: (r1 - r0) * rowSamples * 2 + 8, out: (j1 - j0) * ow * 6 });
+    reserve(k, l.end);
+    new Uint16Array(k.memory.buffer, l.src, (r1 - r0) * rowSamples).set(src.subarray(r0 * rowSamples, r1 * rowSamples));
+    k.resampleRows(l.src, r0, sw, sh, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], EDGE_SLACK, l.out, ow, j0, j1);
+    out.set(new Uint16Array(k.memory.buffer, l.out, (j1 - j0) * ow * 3), j0 * ow * 3);
   }
   return { width: ow, height: oh, data: out };
 }
 
-/**
- * A plan rendered on one plane of floats (a mask at the image's size) instead of an image:
- * the same bilinear sampling as resample, so the plane stays on the pixels renderPlan
- * moves. Samples landing outside the source are 0.
- */
-export function resamplePlane(plane: Float32Array, width: number, height: number, plan: GeometryPlan): Float32Array {
-  const m = plan.toSource;
-  const { width: ow, height: oh } = plan;
-  const out = new Float32Array(ow * oh);
-  const minX = -0.5 - EDGE_SLACK;
-  const maxX = width - 0.5 + EDGE_SLACK;
-  const minY = -0.5 - EDGE_SLACK;
-  const maxY = height - 0.5 + EDGE_SLACK;
-  const lastX = width - 1;
-  const lastY = height - 1;
-  let o = 0;
-  for (let j = 0; j < oh; j++) {
-    let u = m[1] * j + m[2];
-    let v = m[4] * j + m[5];
-    let w = m[7] * j + m[8];
-    for (let i = 0; i < ow; i++, u += m[0], v += m[3], w += m[6], o++) {
-      const iw = 1 / w;
-      let x = u * iw;
-      let y = v * iw;
-      if (x < minX || x > maxX || y < minY || y > maxY) continue;
-      x = x < 0 ? 0 : x > lastX ? lastX : x;
-      y = y < 0 ? 0 : y > lastY ? lastY : y;
-      const xi = Math.min(Math.floor(x), Math.max(0, lastX - 1));
-      const yi = Math.min(Math.floor(y), Math.max(0, lastY - 1));
-      const fx = x - xi;
-      const fy = y - yi;
-      const p00 = yi * width + xi;
-      const p01 = xi < lastX ? p00 + 1 : p00;
-      const p10 = yi < lastY ? p00 + width : p00;
-      const p11 = xi < lastX ? p10 + 1 : p10;
-      out[o] = (1 - fy) * ((1 - fx) * plane[p00]! + fx * plane[p01]!) + fy * ((1 - fx) * plane[p10]! + fx * plane[p11]!);
+/** The source rows (start, end exclusive) that output rows j0..j1−1 read: from the corners of their rectangle, all rows when w changes sign. */
+function sourceRows(m: Mat3, ow: number, j0: number, j1: number, sh: number): [number, number] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const j of [j0, j1 - 1]) {
+    for (const i of [0, ow - 1]) {
+      const w = m[6] * i + m[7] * j + m[8];
+      if (!(w > 0)) return [0, sh];
+      const y = (m[3] * i + m[4] * j + m[5]) / w;
+      lo = Math.min(lo, y);
+      hi = Math.max(hi, y);
     }
   }
-  return out;
+  // A row of margin each side for rounding; the taps read floor(y) and the row below it.
+  return [Math.max(0, Math.min(sh - 1, Math.floor(lo) - 1)), Math.min(sh, Math.max(1, Math.floor(hi) + 3))];
 }
 
 function isWhole(v: number): boolean {

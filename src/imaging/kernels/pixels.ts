@@ -1,6 +1,6 @@
 /**
  * Per-pixel kernels of the engine in AssemblyScript, compiled to WebAssembly with SIMD
- * (`npm run build`; pixels-wasm.ts loads them). Memory is laid out by the JavaScript
+ * (`npm run build`; kernels.ts loads them). Memory is laid out by the JavaScript
  * side: every argument named *Ptr is a byte offset it chose. No allocation here.
  *
  * developBand is the develop pass of tone/pixel-pass.ts, per pixel: unsharp mask of the

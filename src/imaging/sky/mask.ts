@@ -2,7 +2,7 @@ import { encodedToLinear } from '../colour.js';
 import type { Image16 } from '../types.js';
 import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { boxMean } from '../filters/box.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { applyGuidedCoefficients, type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
 import { assertImage16 } from '../image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
 import { skyColourPosterior } from './colour-model.js';
@@ -321,13 +321,38 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
  */
 export async function skyMask(image: Image16): Promise<SkyMaskResult> {
   assertImage16(image, 'image');
-  const copy = await analysisCopy(image, ANALYSIS_EDGE);
-  const coarse = coarseSkyRegion(copy);
-  if (coarse === null) return { mask: new Float32Array(image.width * image.height), width: image.width, height: image.height, coverage: 0, confidence: 0 };
-  const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));
-  const coefficients = guidedFilterCoefficients(copy.rgb, coarse.sky, copy.width, copy.height, radius, 1e-3);
-  const mask = applyGuidedCoefficients(coefficients, image);
+  const found = await refinedSky(image);
+  if (found === null) return { mask: new Float32Array(image.width * image.height), width: image.width, height: image.height, coverage: 0, confidence: 0 };
+  const mask = applyGuidedCoefficients(found.coefficients, image);
   let sum = 0;
   for (let i = 0; i < mask.length; i++) sum += mask[i]!;
-  return { mask, width: image.width, height: image.height, coverage: sum / mask.length, confidence: coarse.confidence };
+  return { mask, width: image.width, height: image.height, coverage: sum / mask.length, confidence: found.confidence };
+}
+
+/**
+ * skyMask's coverage and confidence without its full-size mask: the refined mask is read
+ * on the analysis copy. What deciding whether to replace the sky needs; the coverage is
+ * that of the full-size mask within a fraction of a percent.
+ */
+export async function skyPresence(image: Image16): Promise<{ coverage: number; confidence: number }> {
+  assertImage16(image, 'image');
+  const found = await refinedSky(image);
+  if (found === null) return { coverage: 0, confidence: 0 };
+  const { coefficients, copy } = found;
+  const { a, b } = coefficients;
+  let sum = 0;
+  for (let i = 0; i < b.length; i++) {
+    const q = a[i * 3]! * copy.rgb[i * 3]! + a[i * 3 + 1]! * copy.rgb[i * 3 + 1]! + a[i * 3 + 2]! * copy.rgb[i * 3 + 2]! + b[i]!;
+    sum += q < 0 ? 0 : q > 1 ? 1 : q;
+  }
+  return { coverage: sum / b.length, confidence: found.confidence };
+}
+
+/** The coarse sky of the analysis copy and the colour guided filter that refines its edge, or null when there is no sky. */
+async function refinedSky(image: Image16): Promise<{ copy: AnalysisCopy; coefficients: GuidedCoefficients; confidence: number } | null> {
+  const copy = await analysisCopy(image, ANALYSIS_EDGE);
+  const coarse = coarseSkyRegion(copy);
+  if (coarse === null) return null;
+  const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));
+  return { copy, coefficients: guidedFilterCoefficients(copy.rgb, coarse.sky, copy.width, copy.height, radius, 1e-3), confidence: coarse.confidence };
 }

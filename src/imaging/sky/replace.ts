@@ -1,10 +1,11 @@
 import type { Image16 } from '../types.js';
 import { ANALYSIS_EDGE, analysisCopy } from '../analysis-copy.js';
 import { assertNumberInRange, invalidParameterError } from '../args.js';
-import { encodedToLinear, linearToSrgb16, luminance, srgb16ToLinearLut } from '../colour.js';
+import { encodedToLinear, linearToSrgb16, linearToSrgb16Table, luminance, srgb16ToLinearLut } from '../colour.js';
 import { boxMean } from '../filters/box.js';
 import { assertImage16 } from '../image16.js';
-import { axisTaps } from '../local/bilinear.js';
+import { arena, reserve, toolKernels } from '../kernels.js';
+import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
@@ -60,11 +61,12 @@ function skyBounds(mask: Float32Array, width: number, height: number): SkyBounds
 function shrinkMask(mask: Float32Array, width: number, height: number, toWidth: number, toHeight: number): Float32Array {
   const sums = new Float32Array(toWidth * toHeight);
   const counts = new Float32Array(toWidth * toHeight);
+  const column = Int32Array.from({ length: width }, (_, x) => Math.min(toWidth - 1, Math.floor((x * toWidth) / width)));
   for (let y = 0; y < height; y++) {
     const row = Math.min(toHeight - 1, Math.floor((y * toHeight) / height)) * toWidth;
-    for (let x = 0; x < width; x++) {
-      const cell = row + Math.min(toWidth - 1, Math.floor((x * toWidth) / width));
-      sums[cell]! += mask[y * width + x]!;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const cell = row + column[x]!;
+      sums[cell]! += mask[i]!;
       counts[cell]!++;
     }
   }
@@ -191,47 +193,85 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const scale = Math.min(1, TEMPLATE_EDGE / Math.max(boundsWidth, boundsHeight));
   const drawn = await renderSkyTemplate(template, Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
   const newSky = matchTemplate(drawn, scene);
-
-  // Template taps span the sky's bounds; pixels beyond them (soft edges) clamp to its border.
-  const tx = axisTaps(width, drawn.width, (-bounds.left * drawn.width) / boundsWidth, (width * drawn.width) / boundsWidth);
-  const ty = axisTaps(height, drawn.height, (-bounds.top * drawn.height) / boundsHeight, (height * drawn.height) / boundsHeight);
-  const sx = axisTaps(width, scene.width);
-  const sy = axisTaps(height, scene.height);
-  // Per output row, the template and the old sky interpolated vertically; pixels then take two taps along them.
-  const freshRow = new Float32Array(drawn.width * 3);
-  const oldRow = new Float32Array(scene.width * 3);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
-  const s = options.strength;
-  const lin = srgb16ToLinearLut();
-  for (let y = 0; y < height; y++) {
-    const keep = HORIZON_KEEP * Math.exp(-Math.max(0, bounds.bottom - y) / band);
-    lerpRows(newSky, ty.lo[y]! * drawn.width * 3, ty.hi[y]! * drawn.width * 3, ty.t[y]!, freshRow);
-    lerpRows(scene.localSky, sy.lo[y]! * scene.width * 3, sy.hi[y]! * scene.width * 3, sy.t[y]!, oldRow);
-    for (let x = 0; x < width; x++) {
-      const m = sky.mask[y * width + x]!;
-      if (m === 0) continue;
-      const alpha = m * (1 - keep);
-      const a0 = tx.lo[x]! * 3, a1 = tx.hi[x]! * 3, at = tx.t[x]!;
-      const b0 = sx.lo[x]! * 3, b1 = sx.hi[x]! * 3, bt = sx.t[x]!;
-      const p = (y * width + x) * 3;
-      for (let c = 0; c < 3; c++) {
-        const fresh = freshRow[a0 + c]! + (freshRow[a1 + c]! - freshRow[a0 + c]!) * at;
-        const old = oldRow[b0 + c]! + (oldRow[b1 + c]! - oldRow[b0 + c]!) * bt;
-        const original = lin[data[p + c]!]!;
-        // original = alpha·old sky + (1 - alpha)·foreground: keep the foreground share, swap the sky.
-        const foreground = Math.min(1 - alpha, Math.max(0, original - alpha * old));
-        const replaced = alpha * fresh + foreground;
-        data[p + c] = linearToSrgb16(original + s * (replaced - original));
-      }
-    }
-  }
-  if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * s);
+  blendSky(data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
+  if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * options.strength);
   return { width, height, data };
 }
 
-/** out = row at `from` + (row at `to` - row at `from`) · t, over out's length. */
-function lerpRows(source: Float32Array, from: number, to: number, t: number, out: Float32Array): void {
-  for (let i = 0; i < out.length; i++) out[i] = source[from + i]! + (source[to + i]! - source[from + i]!) * t;
+interface SkyBlend {
+  /** The matched template, interleaved linear RGB, drawnWidth × drawnHeight over the sky's bounds. */
+  newSky: Float32Array;
+  drawnWidth: number;
+  drawnHeight: number;
+  bounds: SkyBounds;
+  scene: Scene;
+  strength: number;
+  /** Rows over which the original kept at the horizon fades out. */
+  horizonBand: number;
+}
+
+/**
+ * Blends the new sky into data in place, row by row in the WebAssembly kernel (kernels/tools.ts):
+ * per row, the template and the old sky's local colour are interpolated vertically there,
+ * then each pixel with sky in it takes two taps along them.
+ */
+function blendSky(data: Uint16Array, mask: Float32Array, width: number, height: number, blend: SkyBlend): void {
+  const { newSky, drawnWidth, drawnHeight, bounds, scene } = blend;
+  const boundsWidth = bounds.right - bounds.left;
+  const boundsHeight = bounds.bottom - bounds.top;
+  // Template taps span the sky's bounds; pixels beyond them (soft edges) clamp to its border.
+  const tx = axisTaps(width, drawnWidth, (-bounds.left * drawnWidth) / boundsWidth, (width * drawnWidth) / boundsWidth);
+  const ty = axisTaps(height, drawnHeight, (-bounds.top * drawnHeight) / boundsHeight, (height * drawnHeight) / boundsHeight);
+  const sx = axisTaps(width, scene.width);
+  const sy = axisTaps(height, scene.height);
+  const encode = linearToSrgb16Table();
+  const k = toolKernels();
+  // Each row of a grid has one column more than it, a copy of its last: a tap reads column + 1, with weight 0 at the end.
+  const l = arena({
+    fresh: drawnWidth * drawnHeight * 12,
+    old: scene.width * scene.height * 12,
+    freshRow: (drawnWidth + 1) * 12,
+    oldRow: (scene.width + 1) * 12,
+    freshTaps: width * 8,
+    oldTaps: width * 8,
+    lin: 65536 * 4,
+    encode: encode.table.length * 4,
+    data: width * 6,
+    mask: width * 4,
+  });
+  reserve(k, l.end);
+  const memory = k.memory.buffer;
+  new Float32Array(memory, l.fresh, newSky.length).set(newSky);
+  new Float32Array(memory, l.old, scene.localSky.length).set(scene.localSky);
+  new Float32Array(memory, l.lin, 65536).set(srgb16ToLinearLut());
+  new Float32Array(memory, l.encode, encode.table.length).set(encode.table);
+  const taps = (at: number, along: AxisTaps) => {
+    const index = new Int32Array(memory, at, width * 2);
+    const weight = new Float32Array(memory, at, width * 2);
+    for (let x = 0; x < width; x++) {
+      index[x * 2] = along.lo[x]!;
+      weight[x * 2 + 1] = along.t[x]!;
+    }
+  };
+  taps(l.freshTaps, tx);
+  taps(l.oldTaps, sx);
+  const freshRow = new Float32Array(memory, l.freshRow, (drawnWidth + 1) * 3);
+  const oldRow = new Float32Array(memory, l.oldRow, (scene.width + 1) * 3);
+  const row = new Uint16Array(memory, l.data, width * 3);
+  const maskRow = new Float32Array(memory, l.mask, width);
+  for (let y = 0; y < height; y++) {
+    const keep = HORIZON_KEEP * Math.exp(-Math.max(0, bounds.bottom - y) / blend.horizonBand);
+    k.lerpRow(l.fresh + ty.lo[y]! * drawnWidth * 12, l.fresh + ty.hi[y]! * drawnWidth * 12, ty.t[y]!, l.freshRow, drawnWidth * 3);
+    k.lerpRow(l.old + sy.lo[y]! * scene.width * 12, l.old + sy.hi[y]! * scene.width * 12, sy.t[y]!, l.oldRow, scene.width * 3);
+    freshRow.copyWithin(drawnWidth * 3, (drawnWidth - 1) * 3, drawnWidth * 3);
+    oldRow.copyWithin(scene.width * 3, (scene.width - 1) * 3, scene.width * 3);
+    const pixels = data.subarray(y * width * 3, (y + 1) * width * 3);
+    row.set(pixels);
+    maskRow.set(mask.subarray(y * width, (y + 1) * width));
+    k.skyRow(l.data, l.mask, width, keep, blend.strength, l.freshRow, l.freshTaps, l.oldRow, l.oldTaps, l.lin, l.encode, encode.steps);
+    pixels.set(row);
+  }
 }
 
 /** Tints non-sky pixels (by 1 - mask) up to 5 % per channel towards the colour of the new sky relative to the old, luminance about kept. */

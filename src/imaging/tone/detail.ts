@@ -4,6 +4,7 @@
  * stretch the noise, as raw converters denoise scene data.
  */
 import { image16FromSharp, sharpFromImage16 } from '../image16.js';
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
 
 /** A denoised copy; amount 0..100 (0 returns the input itself). */
@@ -14,20 +15,26 @@ export async function reduceNoise(image: Image16, amount: number): Promise<Image
   const out = (await image16FromSharp(sharpFromImage16(image).blur(sigma))).data;
   // Differences below the threshold are taken for noise; larger ones for edges and texture.
   const threshold = 300 + (2200 * amount) / 100;
-  const inv = 1 / (threshold * threshold);
-  const strength = Math.min(1, 0.3 + amount / 100);
-  for (let i = 0; i < data.length; i += 3) {
-    const r = data[i]!;
-    const g = data[i + 1]!;
-    const b = data[i + 2]!;
-    const sr = out[i]!;
-    const sg = out[i + 1]!;
-    const sb = out[i + 2]!;
-    const d = (r - sr + 2 * (g - sg) + (b - sb)) * 0.25;
-    const w = strength * Math.exp(-d * d * inv);
-    out[i] = r + w * (sr - r) + 0.5;
-    out[i + 1] = g + w * (sg - g) + 0.5;
-    out[i + 2] = b + w * (sb - b) + 0.5;
-  }
+  blend(data, out, 1 / (threshold * threshold), Math.min(1, 0.3 + amount / 100));
   return { width, height, data: out };
+}
+
+/** Pixels blended per call into the kernel: its buffers stay a few MB. */
+const CHUNK_PIXELS = 1 << 18;
+
+/** blur ← original + w · (blur − original), w = strength · e^(−d² · inv) by the luma difference d; in the WebAssembly kernel (kernels/tools.ts). */
+function blend(original: Uint16Array, blur: Uint16Array, inv: number, strength: number): void {
+  const k = toolKernels();
+  // A chunk's last group of four may run three pixels past it.
+  const l = arena({ src: CHUNK_PIXELS * 6 + 24, blur: CHUNK_PIXELS * 6 + 24 });
+  reserve(k, l.end);
+  const src = new Uint16Array(k.memory.buffer, l.src, CHUNK_PIXELS * 3);
+  const out = new Uint16Array(k.memory.buffer, l.blur, CHUNK_PIXELS * 3);
+  for (let at = 0; at < original.length; at += CHUNK_PIXELS * 3) {
+    const samples = Math.min(CHUNK_PIXELS * 3, original.length - at);
+    src.set(original.subarray(at, at + samples));
+    out.set(blur.subarray(at, at + samples));
+    k.denoiseBlend(l.src, l.blur, samples / 3, inv, strength);
+    blur.set(out.subarray(0, samples), at);
+  }
 }

@@ -1,0 +1,295 @@
+/**
+ * The tools' per-pixel passes in AssemblyScript, compiled to WebAssembly with SIMD
+ * (`npm run build`; kernels.ts loads them). A module of its own beside pixels.ts, so that
+ * a tool laying out its buffers never disturbs the develop plan a thread keeps loaded.
+ * Memory is laid out by the JavaScript side: every argument named *Ptr is a byte offset
+ * it chose. No allocation here.
+ *
+ * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow and
+ * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts; resampleRows is
+ * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
+ * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts).
+ */
+
+@inline function lo(a: f32, b: f32): f32 {
+  return a < b ? a : b;
+}
+
+@inline function hi(a: f32, b: f32): f32 {
+  return a > b ? a : b;
+}
+
+/**
+ * Rows of the colour guided filter's output, a·I + b clamped to 0..1. coefPtr holds the
+ * coefficient grid as (a_r, a_g, a_b, b) f32 quadruples, gridW per row; per output row r
+ * of `rows`, rowTapsPtr holds (grid row above: i32, grid row below: i32, weight below: f32).
+ * colTapsPtr holds, per output column, (grid column: i32, weight of the next one: f32);
+ * rowPtr is scratch for gridW + 1 quadruples. guidePtr holds `rows` rows of `count`
+ * pixels of 16-bit RGB at guideStride samples; outPtr receives rows × count f32.
+ */
+export function guidedRows(coefPtr: usize, gridW: i32, rowTapsPtr: usize, colTapsPtr: usize, rowPtr: usize, guidePtr: usize, guideStride: i32, count: i32, rows: i32, outPtr: usize): void {
+  const scale = f32x4(1.0 / 65535.0, 1.0 / 65535.0, 1.0 / 65535.0, 0);
+  const one = f32x4(0, 0, 0, 1);
+  for (let r = 0; r < rows; r++) {
+    const taps = rowTapsPtr + <usize>r * 12;
+    const above = coefPtr + (<usize>load<i32>(taps) * <usize>gridW << 4);
+    const below = coefPtr + (<usize>load<i32>(taps, 4) * <usize>gridW << 4);
+    const ty = f32x4.splat(load<f32>(taps, 8));
+    for (let x = 0; x < gridW; x++) {
+      const a = v128.load(above + (<usize>x << 4));
+      v128.store(rowPtr + (<usize>x << 4), f32x4.add(a, f32x4.mul(f32x4.sub(v128.load(below + (<usize>x << 4)), a), ty)));
+    }
+    // A copy of the last column past the end: the taps read column + 1 with weight 0 there.
+    v128.store(rowPtr + (<usize>gridW << 4), v128.load(rowPtr + (<usize>(gridW - 1) << 4)));
+    const guide = guidePtr + (<usize>r * <usize>guideStride << 1);
+    const out = outPtr + (<usize>r * <usize>count << 2);
+    for (let x = 0; x < count; x++) {
+      const tap = colTapsPtr + (<usize>x << 3);
+      const c = rowPtr + (<usize>load<i32>(tap) << 4);
+      const left = v128.load(c);
+      const coef = f32x4.add(left, f32x4.mul(f32x4.sub(v128.load(c, 16), left), f32x4.splat(load<f32>(tap, 4))));
+      const p = guide + (<usize>x * 6);
+      let g = f32x4.replace_lane(one, 0, <f32>load<u16>(p));
+      g = f32x4.replace_lane(g, 1, <f32>load<u16>(p, 2));
+      g = f32x4.replace_lane(g, 2, <f32>load<u16>(p, 4));
+      const t = f32x4.mul(coef, f32x4.mul(g, scale));
+      // b sits in lane 3, multiplied by the guide's 1 there.
+      const q = f32x4.extract_lane(t, 0) + f32x4.extract_lane(t, 1) + f32x4.extract_lane(t, 2) + f32x4.extract_lane(coef, 3);
+      store<f32>(out + (<usize>x << 2), lo(1, hi(0, q)));
+    }
+  }
+}
+
+/** Linear light (clamped to 0..1) to a 16-bit sRGB code, rounded, from the table colour.ts's linearToSrgb16 reads (steps entries by sqrt). */
+@inline function encode(tablePtr: usize, steps: f32, v: f32): u16 {
+  if (!(v > 0)) return 0;
+  if (v >= 1) return 65535;
+  const at = Mathf.sqrt(v) * steps;
+  const i = <usize>(<i32>at);
+  const t = at - <f32>i;
+  const a = load<f32>(tablePtr + (i << 2));
+  return <u16>(<i32>(a + (load<f32>(tablePtr + (i << 2), 4) - a) * t + 0.5));
+}
+
+/**
+ * One row of sky replacement (see replaceSky): for each pixel whose mask is above 0, the
+ * old sky's share of it (alpha = mask · (1 − keep)) is swapped for the new sky's, the
+ * foreground share kept, and the result mixed with the original by strength. dataPtr:
+ * the row's 16-bit RGB, rewritten in place; maskPtr: its f32 mask; freshPtr / oldPtr:
+ * the row of the new sky and of the old sky's local colour, interleaved linear RGB f32,
+ * sampled per column through freshTapsPtr / oldTapsPtr (column: i32, weight of the
+ * next: f32; each row has one column more, a copy of its last); linPtr: the 65536-entry
+ * 16-bit code to linear table; encodePtr: linearToSrgb16's table of encodeSteps + 2 entries.
+ */
+export function skyRow(dataPtr: usize, maskPtr: usize, width: i32, keep: f32, strength: f32, freshPtr: usize, freshTapsPtr: usize, oldPtr: usize, oldTapsPtr: usize, linPtr: usize, encodePtr: usize, encodeSteps: f32): void {
+  for (let x = 0; x < width; x++) {
+    const m = load<f32>(maskPtr + (<usize>x << 2));
+    if (m == 0) continue;
+    const alpha = m * (1 - keep);
+    const ft = freshTapsPtr + (<usize>x << 3);
+    const f0 = freshPtr + <usize>load<i32>(ft) * 12;
+    const fresh0 = v128.load(f0);
+    const fresh = f32x4.add(fresh0, f32x4.mul(f32x4.sub(v128.load(f0, 12), fresh0), f32x4.splat(load<f32>(ft, 4))));
+    const ot = oldTapsPtr + (<usize>x << 3);
+    const o0 = oldPtr + <usize>load<i32>(ot) * 12;
+    const old0 = v128.load(o0);
+    const old = f32x4.add(old0, f32x4.mul(f32x4.sub(v128.load(o0, 12), old0), f32x4.splat(load<f32>(ot, 4))));
+    const p = dataPtr + <usize>x * 6;
+    let original = f32x4.splat(load<f32>(linPtr + (<usize>load<u16>(p) << 2)));
+    original = f32x4.replace_lane(original, 1, load<f32>(linPtr + (<usize>load<u16>(p, 2) << 2)));
+    original = f32x4.replace_lane(original, 2, load<f32>(linPtr + (<usize>load<u16>(p, 4) << 2)));
+    const va = f32x4.splat(alpha);
+    // original = alpha·old sky + (1 − alpha)·foreground: keep the foreground share, swap the sky.
+    const foreground = f32x4.pmin(f32x4.splat(1 - alpha), f32x4.pmax(f32x4.splat(0), f32x4.sub(original, f32x4.mul(va, old))));
+    const replaced = f32x4.add(f32x4.mul(va, fresh), foreground);
+    const mixed = f32x4.add(original, f32x4.mul(f32x4.splat(strength), f32x4.sub(replaced, original)));
+    store<u16>(p, encode(encodePtr, encodeSteps, f32x4.extract_lane(mixed, 0)));
+    store<u16>(p, encode(encodePtr, encodeSteps, f32x4.extract_lane(mixed, 1)), 2);
+    store<u16>(p, encode(encodePtr, encodeSteps, f32x4.extract_lane(mixed, 2)), 4);
+  }
+}
+
+/** 8-bit codes from srcPtr to their exact 16-bit widening (v · 257) at dstPtr, sixteen at a time; count rounded up to 16 (the caller leaves slack). */
+export function widenRows(srcPtr: usize, dstPtr: usize, count: i32): void {
+  const factor = i16x8.splat(257);
+  for (let i = 0; i < count; i += 16) {
+    const v = v128.load(srcPtr + <usize>i);
+    const at = dstPtr + (<usize>i << 1);
+    v128.store(at, i16x8.mul(i16x8.extend_low_i8x16_u(v), factor));
+    v128.store(at, i16x8.mul(i16x8.extend_high_i8x16_u(v), factor), 16);
+  }
+}
+
+/** out[i] = from[i] + (to[i] − from[i]) · t for count f32 (rounded up to 4; the caller leaves slack): one row of a grid interpolated between two. */
+export function lerpRow(fromPtr: usize, toPtr: usize, t: f32, outPtr: usize, count: i32): void {
+  const vt = f32x4.splat(t);
+  for (let i = 0; i < count; i += 4) {
+    const at = <usize>i << 2;
+    const a = v128.load(fromPtr + at);
+    v128.store(outPtr + at, f32x4.add(a, f32x4.mul(f32x4.sub(v128.load(toPtr + at), a), vt)));
+  }
+}
+
+/**
+ * Mean over a (2r+1)² window, clipped at the borders (filters/box.ts): running sums along
+ * each row into rowsPtr (f32, width × height), then down the columns two at a time in
+ * f64 (sumsPtr: width f64, rounded up to 2) into outPtr (f32; may be srcPtr). The same
+ * arithmetic in the same order as the JavaScript it replaces.
+ */
+export function boxMean(srcPtr: usize, width: i32, height: i32, radius: i32, rowsPtr: usize, sumsPtr: usize, outPtr: usize): void {
+  const last = width - 1;
+  for (let y = 0; y < height; y++) {
+    const src = srcPtr + (<usize>y * <usize>width << 2);
+    const rows = rowsPtr + (<usize>y * <usize>width << 2);
+    let sum: f64 = 0;
+    const first = radius < last ? radius : last;
+    for (let x = 0; x <= first; x++) sum += <f64>load<f32>(src + (<usize>x << 2));
+    for (let x = 0; x < width; x++) {
+      const l = x - radius > 0 ? x - radius : 0;
+      const h = x + radius < last ? x + radius : last;
+      store<f32>(rows + (<usize>x << 2), <f32>(sum / <f64>(h - l + 1)));
+      if (x + radius + 1 < width) sum += <f64>load<f32>(src + (<usize>(x + radius + 1) << 2));
+      if (x - radius >= 0) sum -= <f64>load<f32>(src + (<usize>(x - radius) << 2));
+    }
+  }
+  const pairs = (width + 1) >> 1;
+  for (let x = 0; x < pairs; x++) v128.store(sumsPtr + (<usize>x << 4), f64x2.splat(0));
+  const top = radius < height - 1 ? radius : height - 1;
+  for (let y = 0; y <= top; y++) addRow(sumsPtr, rowsPtr + (<usize>y * <usize>width << 2), width, 1);
+  for (let y = 0; y < height; y++) {
+    const h = y + radius < height - 1 ? y + radius : height - 1;
+    const l = y - radius > 0 ? y - radius : 0;
+    const count = <f64>(h - l + 1);
+    const out = outPtr + (<usize>y * <usize>width << 2);
+    for (let x = 0; x < width; x++) store<f32>(out + (<usize>x << 2), <f32>(load<f64>(sumsPtr + (<usize>x << 3)) / count));
+    const add = y + radius + 1;
+    const drop = y - radius;
+    if (add < height) addRow(sumsPtr, rowsPtr + (<usize>add * <usize>width << 2), width, 1);
+    if (drop >= 0) addRow(sumsPtr, rowsPtr + (<usize>drop * <usize>width << 2), width, -1);
+  }
+}
+
+/** sums[x] += sign · row[x] in f64, two columns at a time (the last pair may read one f32 past the row). */
+@inline function addRow(sumsPtr: usize, rowPtr: usize, width: i32, sign: i32): void {
+  for (let x = 0; x < width; x += 2) {
+    const v = f64x2.promote_low_f32x4(v128.load64_zero(rowPtr + (<usize>x << 2)));
+    const at = sumsPtr + (<usize>x << 3);
+    v128.store(at, sign > 0 ? f64x2.add(v128.load(at), v) : f64x2.sub(v128.load(at), v));
+  }
+}
+
+/**
+ * Output rows j0..j1−1 of a bilinear resampling through a homography (geometry/warp.ts):
+ * output pixel (i, j) reads source (u/w, v/w), (u, v, w) = m · (i, j, 1), coordinates in
+ * f64, the four taps' three channels in f32 lanes. srcPtr holds source rows srcRow0 on
+ * (every row the output rows reach, 16-bit RGB, sw wide, with 8 bytes of slack); outPtr
+ * receives (j1 − j0) × ow pixels. Samples outside the photo by more than `slack` past
+ * its outer pixel edge are 0; within it they take the edge pixel.
+ */
+export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: f64, m1: f64, m2: f64, m3: f64, m4: f64, m5: f64, m6: f64, m7: f64, m8: f64, slack: f64, outPtr: usize, ow: i32, j0: i32, j1: i32): void {
+  const minX = -0.5 - slack;
+  const maxX = <f64>sw - 0.5 + slack;
+  const minY = -0.5 - slack;
+  const maxY = <f64>sh - 0.5 + slack;
+  const lastX = sw - 1;
+  const lastY = sh - 1;
+  const stride = <usize>sw * 6;
+  const half = f32x4.splat(0.5);
+  let o = outPtr;
+  for (let j = j0; j < j1; j++) {
+    const fj = <f64>j;
+    let u = m1 * fj + m2;
+    let v = m4 * fj + m5;
+    let w = m7 * fj + m8;
+    for (let i = 0; i < ow; i++, u += m0, v += m3, w += m6, o += 6) {
+      const iw = 1 / w;
+      let x = u * iw;
+      let y = v * iw;
+      if (x < minX || x > maxX || y < minY || y > maxY) {
+        store<u32>(o, 0);
+        store<u16>(o, 0, 4);
+        continue;
+      }
+      x = x < 0 ? 0 : x > <f64>lastX ? <f64>lastX : x;
+      y = y < 0 ? 0 : y > <f64>lastY ? <f64>lastY : y;
+      const xi = min<i32>(<i32>Math.floor(x), max<i32>(0, lastX - 1));
+      const yi = min<i32>(<i32>Math.floor(y), max<i32>(0, lastY - 1));
+      const fx = <f32>(x - <f64>xi);
+      const fy = <f32>(y - <f64>yi);
+      const p00 = srcPtr + <usize>(yi - srcRow0) * stride + <usize>xi * 6;
+      const p01 = xi < lastX ? p00 + 6 : p00;
+      const p10 = yi < lastY ? p00 + stride : p00;
+      const p11 = xi < lastX ? p10 + 6 : p10;
+      let q = f32x4.mul(pixel(p00), f32x4.splat((1 - fx) * (1 - fy)));
+      q = f32x4.add(q, f32x4.mul(pixel(p01), f32x4.splat(fx * (1 - fy))));
+      q = f32x4.add(q, f32x4.mul(pixel(p10), f32x4.splat((1 - fx) * fy)));
+      q = f32x4.add(q, f32x4.mul(pixel(p11), f32x4.splat(fx * fy)));
+      const codes = i16x8.narrow_i32x4_u(i32x4.trunc_sat_f32x4_u(f32x4.add(q, half)), i32x4.splat(0));
+      store<u32>(o, <u32>i32x4.extract_lane(codes, 0));
+      store<u16>(o, <u16>i16x8.extract_lane_u(codes, 2), 4);
+    }
+  }
+}
+
+/** One 16-bit RGB pixel as f32 lanes (the fourth lane reads the next sample: slack). */
+@inline function pixel(p: usize): v128 {
+  return f32x4.convert_i32x4_u(i32x4.extend_low_i16x8_u(v128.load64_zero(p)));
+}
+
+/** e^x for x ≤ 0 in four lanes: 2^n · e^f with n = round(x / ln 2), f the rest (|f| ≤ ln 2 / 2), a degree-6 polynomial; relative error ~1e-7, 0 below e^−87. */
+@inline function expNegative(x: v128): v128 {
+  const v = f32x4.pmax(x, f32x4.splat(-87));
+  const n = f32x4.nearest(f32x4.mul(v, f32x4.splat(1.44269504)));
+  // ln 2 in two parts, so that f keeps its low bits.
+  const f = f32x4.sub(f32x4.sub(v, f32x4.mul(n, f32x4.splat(0.693359375))), f32x4.mul(n, f32x4.splat(-2.12194440e-4)));
+  let p = f32x4.splat(1.0 / 720.0);
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1.0 / 120.0));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1.0 / 24.0));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1.0 / 6.0));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(0.5));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1));
+  p = f32x4.add(f32x4.mul(p, f), f32x4.splat(1));
+  // 2^n by adding n to the exponent bits.
+  return i32x4.add(p, i32x4.shl(i32x4.trunc_sat_f32x4_s(n), 23));
+}
+
+/** Channel c (0..2) of four 16-bit RGB pixels from p on, as f32 lanes. */
+@inline function channel(p: usize, c: usize): v128 {
+  const at = p + (c << 1);
+  let v = f32x4.splat(<f32>load<u16>(at));
+  v = f32x4.replace_lane(v, 1, <f32>load<u16>(at, 6));
+  v = f32x4.replace_lane(v, 2, <f32>load<u16>(at, 12));
+  return f32x4.replace_lane(v, 3, <f32>load<u16>(at, 18));
+}
+
+@inline function putChannel(p: usize, c: usize, v: v128): void {
+  const codes = i32x4.trunc_sat_f32x4_u(v);
+  const at = p + (c << 1);
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 0));
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 1), 6);
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 2), 12);
+  store<u16>(at, <u16>i32x4.extract_lane(codes, 3), 18);
+}
+
+/**
+ * Noise reduction's blend (tone/detail.ts), four pixels at a time: per pixel the luma of
+ * the difference between original and blur, d, gives the blur's weight
+ * strength · e^(−d² · inv); blurPtr is rewritten with original + weight · (blur − original).
+ * Both hold count 16-bit RGB pixels, rounded up to 4 (the caller leaves slack).
+ */
+export function denoiseBlend(srcPtr: usize, blurPtr: usize, count: i32, inv: f32, strength: f32): void {
+  const half = f32x4.splat(0.5);
+  const quarter = f32x4.splat(0.25);
+  const negInv = f32x4.splat(-inv);
+  const s = f32x4.splat(strength);
+  for (let i = 0; i < count; i += 4) {
+    const at = <usize>i * 6;
+    const r = channel(srcPtr + at, 0), g = channel(srcPtr + at, 1), b = channel(srcPtr + at, 2);
+    const sr = channel(blurPtr + at, 0), sg = channel(blurPtr + at, 1), sb = channel(blurPtr + at, 2);
+    const d = f32x4.mul(f32x4.add(f32x4.add(f32x4.sub(r, sr), f32x4.mul(f32x4.sub(g, sg), f32x4.splat(2))), f32x4.sub(b, sb)), quarter);
+    const w = f32x4.mul(s, expNegative(f32x4.mul(f32x4.mul(d, d), negInv)));
+    putChannel(blurPtr + at, 0, f32x4.add(f32x4.add(r, f32x4.mul(w, f32x4.sub(sr, r))), half));
+    putChannel(blurPtr + at, 1, f32x4.add(f32x4.add(g, f32x4.mul(w, f32x4.sub(sg, g))), half));
+    putChannel(blurPtr + at, 2, f32x4.add(f32x4.add(b, f32x4.mul(w, f32x4.sub(sb, b))), half));
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * Straightforward double-precision versions of the tools' per-pixel passes (the fast
+ * guided filter's evaluation, the homography resampling, noise reduction's blend), to
+ * check the WebAssembly kernels (kernels/tools.ts, single precision, SIMD) against.
+ */
+import type { GuidedCoefficients } from '../../src/imaging/filters/guided.js';
+import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
+import { axisTaps } from '../../src/imaging/local/bilinear.js';
+import type { Mat3 } from '../../src/imaging/matrix.js';
+import type { Image16 } from '../../src/imaging/types.js';
+
+/** The fast guided filter's full-size output over the whole image: a, b upsampled bilinearly, a·I + b clamped to 0..1. */
+export function applyGuidedReference(coefficients: GuidedCoefficients, image: Image16): Float32Array {
+  const { width, height, data } = image;
+  const { width: cw, height: ch, a, b } = coefficients;
+  const xs = axisTaps(width, cw);
+  const ys = axisTaps(height, ch);
+  const out = new Float32Array(width * height);
+  const at = (grid: Float32Array, stride: number, c: number, x: number, y: number) => {
+    const row = (gy: number) => grid[(gy * cw + xs.lo[x]!) * stride + c]! + (grid[(gy * cw + xs.hi[x]!) * stride + c]! - grid[(gy * cw + xs.lo[x]!) * stride + c]!) * xs.t[x]!;
+    return row(ys.lo[y]!) + (row(ys.hi[y]!) - row(ys.lo[y]!)) * ys.t[y]!;
+  };
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let q = at(b, 1, 0, x, y);
+      for (let c = 0; c < 3; c++) q += (at(a, 3, c, x, y) * data[(y * width + x) * 3 + c]!) / 65535;
+      out[y * width + x] = Math.min(1, Math.max(0, q));
+    }
+  }
+  return out;
+}
+
+/** Bilinear resampling through a homography, in double precision (geometry/warp.ts's resample). */
+export function resampleReference(image: Image16, toSource: Mat3, ow: number, oh: number): Image16 {
+  const m = toSource;
+  const { width: sw, height: sh, data: src } = image;
+  const out = new Uint16Array(ow * oh * 3);
+  const minX = -0.5 - 1e-6;
+  const maxX = sw - 0.5 + 1e-6;
+  const minY = -0.5 - 1e-6;
+  const maxY = sh - 0.5 + 1e-6;
+  const lastX = sw - 1;
+  const lastY = sh - 1;
+  const stride = sw * 3;
+  let o = 0;
+  for (let j = 0; j < oh; j++) {
+    let u = m[1] * j + m[2];
+    let v = m[4] * j + m[5];
+    let w = m[7] * j + m[8];
+    for (let i = 0; i < ow; i++, u += m[0], v += m[3], w += m[6], o += 3) {
+      const iw = 1 / w;
+      let x = u * iw;
+      let y = v * iw;
+      if (x < minX || x > maxX || y < minY || y > maxY) continue;
+      x = x < 0 ? 0 : x > lastX ? lastX : x;
+      y = y < 0 ? 0 : y > lastY ? lastY : y;
+      const xi = Math.min(Math.floor(x), Math.max(0, lastX - 1));
+      const yi = Math.min(Math.floor(y), Math.max(0, lastY - 1));
+      const fx = x - xi;
+      const fy = y - yi;
+      const p00 = yi * stride + xi * 3;
+      const p01 = xi < lastX ? p00 + 3 : p00;
+      const p10 = yi < lastY ? p00 + stride : p00;
+      const p11 = xi < lastX ? p10 + 3 : p10;
+      const w00 = (1 - fx) * (1 - fy);
+      const w01 = fx * (1 - fy);
+      const w10 = (1 - fx) * fy;
+      const w11 = fx * fy;
+      out[o] = w00 * src[p00]! + w01 * src[p01]! + w10 * src[p10]! + w11 * src[p11]! + 0.5;
+      out[o + 1] = w00 * src[p00 + 1]! + w01 * src[p01 + 1]! + w10 * src[p10 + 1]! + w11 * src[p11 + 1]! + 0.5;
+      out[o + 2] = w00 * src[p00 + 2]! + w01 * src[p01 + 2]! + w10 * src[p10 + 2]! + w11 * src[p11 + 2]! + 0.5;
+    }
+  }
+  return { width: ow, height: oh, data: out };
+}
+
+/** Luminance noise reduction with the blend in double precision (tone/detail.ts's reduceNoise). */
+export async function reduceNoiseReference(image: Image16, amount: number): Promise<Image16> {
+  const { width, height, data } = image;
+  const out = (await image16FromSharp(sharpFromImage16(image).blur(0.6 + (1.4 * amount) / 100))).data;
+  const threshold = 300 + (2200 * amount) / 100;
+  const strength = Math.min(1, 0.3 + amount / 100);
+  for (let i = 0; i < data.length; i += 3) {
+    const d = (data[i]! - out[i]! + 2 * (data[i + 1]! - out[i + 1]!) + (data[i + 2]! - out[i + 2]!)) * 0.25;
+    const w = strength * Math.exp((-d * d) / (threshold * threshold));
+    for (let c = 0; c < 3; c++) out[i + c] = data[i + c]! + w * (out[i + c]! - data[i + c]!) + 0.5;
+  }
+  return { width, height, data: out };
+}
