@@ -49,13 +49,16 @@ async function underLoad(label: string, imagingNice: number, serverNice: number,
 export async function benchApi(): Promise<Section> {
   const files = (await makePhotos()).slice(0, PHOTOS);
   const loadBefore = os.loadavg();
-  const rows = [await underLoad('API at the imaging\'s priority: server under nice 10, IMAGING_NICE=0', 0, 10, files), await underLoad('API above it: server at this priority, IMAGING_NICE=10', 10, 0, files)];
+  const rows = [await underLoad("API at the imaging's priority: server under nice 10, IMAGING_NICE=0", 0, 10, files), await underLoad('API above it: server at this priority, IMAGING_NICE=10', 10, 0, files)];
   return {
     title: `The API while ${PHOTOS} photos of 18 MP develop: project detail at ${RATE} req/s, imaging at the API's priority and below it, ${os.availableParallelism()} cores`,
     columns: ['server', 'idle', 'during the edit', 'edit', `held, p99 < 20 ms`],
     rows,
     notes: [
-      `Load average (1 / 5 / 15 min) ${loadBefore.map((l) => fixed(l, 1)).join(' / ')} before, ${os.loadavg().map((l) => fixed(l, 1)).join(' / ')} after; the load generator runs on the same machine, open loop, latency from the scheduled send time. Other processes on the machine compete with both servers alike.`,
+      `Load average (1 / 5 / 15 min) ${loadBefore.map((l) => fixed(l, 1)).join(' / ')} before, ${os
+        .loadavg()
+        .map((l) => fixed(l, 1))
+        .join(' / ')} after; the load generator runs on the same machine, open loop, latency from the scheduled send time. Other processes on the machine compete with both servers alike.`,
       `Each row is its own \`retouch serve\` (bench/serve.ts, default configuration but IMAGING_NICE), the photos uploaded and 2 s of load sent (not counted) before the idle measurement; the edit is Smart Editing with default options. This process ran at nice ${os.getPriority()}; imaging in both rows 10 levels below it.`,
     ],
   };

@@ -20,7 +20,10 @@ const INSTRUCTIONS = ['a bit warmer', 'lift the shadows', 'more contrast but les
 export async function benchCopilot(): Promise<Section> {
   const file = path.join(outDir, 'copilot-18mp.jpg');
   if (!fs.existsSync(file)) {
-    await sharp(path.join(testdataDir, 'photos', 'building.jpg')).resize(5184, 3456, { fit: 'fill' }).jpeg({ quality: 90 }).toFile(file);
+    await sharp(path.join(testdataDir, 'photos', 'building.jpg'))
+      .resize(5184, 3456, { fit: 'fill' })
+      .jpeg({ quality: 90 })
+      .toFile(file);
   }
   const original = fs.readFileSync(file);
   const config = loadConfig();
@@ -46,11 +49,7 @@ export async function benchCopilot(): Promise<Section> {
     return {
       title: 'Copilot on an 18 MP photo (5184×3456 JPEG): one version, interpreted, applied and previewed',
       columns: ['instruction', 'seconds (median of 3)'],
-      rows: [
-        ...rows,
-        ['first call on the image: decode the original to the kept 2048 px source', fixed(sourceSeconds, 3)],
-        ['reference: sharp decode + encode of the same JPEG', fixed(floor, 3)],
-      ],
+      rows: [...rows, ['first call on the image: decode the original to the kept 2048 px source', fixed(sourceSeconds, 3)], ['reference: sharp decode + encode of the same JPEG', fixed(floor, 3)]],
       notes: [
         `Slowest version ${fixed(worst, 2)} s (target < 1.5 s: ${worst < 1.5 ? 'met' : 'MISSED'}); the first call on an image adds ${fixed(sourceSeconds, 2)} s once.`,
         'Previews render at 2048 px on the long edge from the kept 16-bit source; finalize renders full size.',

@@ -20,7 +20,12 @@ async function decode8(pipeline: Sharp): Promise<Image8> {
 
 export async function benchEstimate(): Promise<Section> {
   const files = ['photos', 'corpus'].flatMap((dir) =>
-    fs.existsSync(path.join(testdataDir, dir)) ? fs.readdirSync(path.join(testdataDir, dir)).filter((f) => /\.jpe?g$/i.test(f)).map((f) => path.join(testdataDir, dir, f)) : [],
+    fs.existsSync(path.join(testdataDir, dir))
+      ? fs
+          .readdirSync(path.join(testdataDir, dir))
+          .filter((f) => /\.jpe?g$/i.test(f))
+          .map((f) => path.join(testdataDir, dir, f))
+      : [],
   );
   const times: number[] = [];
   for (const file of files) {
@@ -36,7 +41,18 @@ export async function benchEstimate(): Promise<Section> {
   return {
     title: 'Estimate (learned automatic edit) per photo, one core',
     columns: ['photos', 'median ms', 'worst ms', '18 MP frame ms', 'load average'],
-    rows: [[String(times.length), ms(median), ms(worst), ms(bigTime), os.loadavg().map((l) => l.toFixed(2)).join(' ')]],
+    rows: [
+      [
+        String(times.length),
+        ms(median),
+        ms(worst),
+        ms(bigTime),
+        os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' '),
+      ],
+    ],
     notes: [
       `Target ≤ 50 ms per photo on one core: ${worst <= 0.05 && bigTime <= 0.05 ? 'met' : 'NOT met'} (worst of the test photos and corpus at ≤ 2400 px, and an 18 MP frame).`,
       'Each photo decoded to 8 bits (as the service keeps JPEGs); median of 5 warm runs of estimate() with no style, type or options.',

@@ -15,7 +15,10 @@ const HEIGHT = 3456;
 async function makePhotos(): Promise<string[]> {
   const dir = path.join(outDir, 'flow-photos');
   fs.mkdirSync(dir, { recursive: true });
-  const sources = fs.readdirSync(path.join(testdataDir, 'photos')).filter((f) => f.endsWith('.jpg')).sort();
+  const sources = fs
+    .readdirSync(path.join(testdataDir, 'photos'))
+    .filter((f) => f.endsWith('.jpg'))
+    .sort();
   const files: string[] = [];
   for (let i = 0; i < PHOTOS; i++) {
     const file = path.join(dir, `IMG_${String(i + 1).padStart(4, '0')}.jpg`);

@@ -31,7 +31,10 @@ function bracketOf(photo: Image16): Image16[] {
 
 async function sets(): Promise<{ name: string; frames: Image16[] }[]> {
   const dune = path.join(testdataDir, 'raw', 'brackets');
-  const dngs = fs.readdirSync(dune).filter((f) => f.endsWith('.dng')).sort();
+  const dngs = fs
+    .readdirSync(dune)
+    .filter((f) => f.endsWith('.dng'))
+    .sort();
   return [
     { name: 'dune (DNG)', frames: await Promise.all(dngs.map(async (f) => (await decodeImage(fs.readFileSync(path.join(dune, f)))).image)) },
     { name: 'Garden', frames: bracketOf(await image16FromSharp(sharp(path.join(testdataDir, 'photos', 'Garden.jpg')))) },
@@ -39,7 +42,11 @@ async function sets(): Promise<{ name: string; frames: Image16[] }[]> {
   ];
 }
 
-const load = () => os.loadavg().map((v) => v.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
 
 export async function benchHdr(): Promise<Section> {
   ensureDebianTool('enfuse', 'enfuse');
@@ -72,7 +79,15 @@ export async function benchHdr(): Promise<Section> {
     const size = await sharp(oursOut).metadata();
     const theirs = await sharp(enfuseOut).metadata();
     if (size.width !== theirs.width || size.height !== theirs.height) throw new Error(`${set.name}: outputs differ in size`);
-    rows.push([set.name, `${set.frames.length} x ${set.frames[0]!.width}x${set.frames[0]!.height}`, fixed(m.ours, 3), fixed(m.enfuse, 3), fixed(m.ours / m.enfuse, 2), `${fixed(Math.min(...times.ours), 3)}-${fixed(Math.max(...times.ours), 3)}`, `${fixed(Math.min(...times.enfuse), 3)}-${fixed(Math.max(...times.enfuse), 3)}`]);
+    rows.push([
+      set.name,
+      `${set.frames.length} x ${set.frames[0]!.width}x${set.frames[0]!.height}`,
+      fixed(m.ours, 3),
+      fixed(m.enfuse, 3),
+      fixed(m.ours / m.enfuse, 2),
+      `${fixed(Math.min(...times.ours), 3)}-${fixed(Math.max(...times.ours), 3)}`,
+      `${fixed(Math.min(...times.enfuse), 3)}-${fixed(Math.max(...times.enfuse), 3)}`,
+    ]);
     loads.push(`after ${set.name} ${load()}`);
   }
   fs.rmSync(workDir, { recursive: true, force: true });

@@ -20,7 +20,11 @@ export async function benchInflight(): Promise<Section> {
   if (!fs.existsSync(file45)) await sharp(file18).resize(8256, 5504).jpeg({ quality: 90 }).toFile(file45);
   const rows: string[][] = [];
   let worst = 0;
-  for (const [file, count] of [[file18, 1], [file18, 2], [file45, 1]] as const) {
+  for (const [file, count] of [
+    [file18, 1],
+    [file18, 2],
+    [file45, 1],
+  ] as const) {
     const { width, height } = await sharp(file).metadata();
     const pixels = width! * height! * count;
     const { stdout } = await runMeasured(process.execPath, ['--expose-gc', child, file, String(count)]);
@@ -37,7 +41,7 @@ export async function benchInflight(): Promise<Section> {
     notes: [
       `Target ≤ ${TARGET} B/px — worst measured ${fixed(worst, 1)}, ${worst <= TARGET ? 'met' : 'NOT met'}.`,
       'Peak RSS (VmHWM, reset after a warm-up on a 1024 px copy) minus the warm RSS, over the pixels in flight; imaging threads as the service sets them up (one per core).',
-      'Budget per 8-bit photo: the decoded pixels (3 B/px, in shared memory), the developed pixels (3 B/px), libvips\' decode and encode buffers and the JPEG bytes; a 16-bit source (RAW, HDR) or a tool that widens the photo (geometry, sky, window pull, noise reduction) adds 6 B/px per 16-bit copy.',
+      "Budget per 8-bit photo: the decoded pixels (3 B/px, in shared memory), the developed pixels (3 B/px), libvips' decode and encode buffers and the JPEG bytes; a 16-bit source (RAW, HDR) or a tool that widens the photo (geometry, sky, window pull, noise reduction) adds 6 B/px per 16-bit copy.",
     ],
   };
 }

@@ -22,7 +22,10 @@ async function smoothJpeg(width: number, height: number): Promise<string> {
   for (let y = 0; y < 64; y++) {
     for (let x = 0; x < 64; x++) small.set([40 + x * 3, 60 + y * 2, 200 - x - y], (y * 64 + x) * 3);
   }
-  await sharp(small, { raw: { width: 64, height: 64, channels: 3 } }).resize(width, height, { kernel: 'cubic' }).jpeg({ quality: 85 }).toFile(file);
+  await sharp(small, { raw: { width: 64, height: 64, channels: 3 } })
+    .resize(width, height, { kernel: 'cubic' })
+    .jpeg({ quality: 85 })
+    .toFile(file);
   return file;
 }
 

@@ -93,7 +93,10 @@ export async function benchProduct(): Promise<Section> {
         'product-api': { value: `${fixed(busy.answered / busy.seconds, 0)} of ${RATE} req/s answered, p99 ${fixed(p99, 1)} ms`, met: held && p99 < 20 },
       },
       notes: [
-        `Load average (1 / 5 / 15 min) at the end: ${os.loadavg().map((l) => fixed(l, 1)).join(' / ')}; the load generator runs on the same machine (open loop, latency from the scheduled send time).`,
+        `Load average (1 / 5 / 15 min) at the end: ${os
+          .loadavg()
+          .map((l) => fixed(l, 1))
+          .join(' / ')}; the load generator runs on the same machine (open loop, latency from the scheduled send time).`,
         `One \`retouch serve\` (bench/serve.ts) with default configuration (SQLite, files under DATA_DIR, IMAGING_THREADS = cores, IMAGING_NICE = ${IMAGING_NICE}); uploads are not timed. The floor runs in a child process ${IMAGING_NICE} nice levels below this one (bench/floor-child.ts, start-up not timed), as the server's imaging does; this process ran at nice ${os.getPriority()}.`,
         'Under nice, on a machine with other work at normal priority, both the floor and the edit get a small share of it (nice 19 weighs 1/70 of nice 0), the edit for minutes, the floor for seconds: the ratio then measures the machine, not the engine.',
       ],

@@ -55,8 +55,14 @@ export async function benchRaw(): Promise<Section> {
   ensureDebianTool('dcraw_emu', 'libraw-bin');
   const rawDir = path.join(testdataDir, 'raw');
   const files = [
-    ...fs.readdirSync(rawDir).filter((f) => f.endsWith('.dng')).map((f) => path.join(rawDir, f)),
-    ...fs.readdirSync(path.join(rawDir, 'brackets')).filter((f) => f.endsWith('.dng')).map((f) => path.join(rawDir, 'brackets', f)),
+    ...fs
+      .readdirSync(rawDir)
+      .filter((f) => f.endsWith('.dng'))
+      .map((f) => path.join(rawDir, f)),
+    ...fs
+      .readdirSync(path.join(rawDir, 'brackets'))
+      .filter((f) => f.endsWith('.dng'))
+      .map((f) => path.join(rawDir, 'brackets', f)),
     await largeDng(),
   ];
   const rows: string[][] = [];

@@ -19,7 +19,11 @@ const RUNS = 7;
 /** The 18 MP test photo (building.jpg enlarged), made once in bench/out. */
 export async function photo18mp(): Promise<string> {
   const file = path.join(outDir, 'render-18mp.jpg');
-  if (!fs.existsSync(file)) await sharp(path.join(testdataDir, 'photos', 'building.jpg')).resize(WIDTH, HEIGHT, { fit: 'cover' }).jpeg({ quality: 90 }).toFile(file);
+  if (!fs.existsSync(file))
+    await sharp(path.join(testdataDir, 'photos', 'building.jpg'))
+      .resize(WIDTH, HEIGHT, { fit: 'cover' })
+      .jpeg({ quality: 90 })
+      .toFile(file);
   return file;
 }
 
@@ -47,7 +51,11 @@ async function alternate(floor: () => Promise<unknown>, ours: () => Promise<unkn
   return { floor: median(f), ours: median(o), ratio: median(o.map((x, i) => x / f[i]!)) };
 }
 
-const load = () => os.loadavg().map((l) => fixed(l, 1)).join(' / ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => fixed(l, 1))
+    .join(' / ');
 
 export const runRenderBench: SectionRunner = async () => {
   const input = fs.readFileSync(await photo18mp());
@@ -83,7 +91,7 @@ export const runRenderBench: SectionRunner = async () => {
       notes: [
         `${RUNS} alternating pairs after one warm-up each; load average (1 / 5 / 15 min) ${loadBefore} before, ${load()} after: the machine is shared, compare the ratios.`,
         'Ours runs as the service runs it: a task on imaging threads (piscina, every thread up, atomics off), from JPEG bytes to the JPEG and its thumbnail; the floor is sharp on the main thread (libvips uses every core).',
-        'Cores busy counts every thread of the process (the imaging threads, which share one photo\'s per-pixel passes in bands, and libvips\' own) over three photos run one after the other.',
+        "Cores busy counts every thread of the process (the imaging threads, which share one photo's per-pixel passes in bands, and libvips' own) over three photos run one after the other.",
       ],
     };
   } finally {

@@ -31,12 +31,18 @@ function firstServe(dataDir: string): Promise<{ server: ChildProcess; url: strin
 export async function benchWeb(): Promise<Section> {
   ensureDebianTool('chromium', 'chromium');
   const photosDir = path.join(testdataDir, 'photos');
-  const names = fs.readdirSync(photosDir).filter((f) => f.endsWith('.jpg')).sort();
+  const names = fs
+    .readdirSync(photosDir)
+    .filter((f) => f.endsWith('.jpg'))
+    .sort();
   const files = Object.fromEntries(names.map((n) => [n, fs.readFileSync(path.join(photosDir, n))]));
   const megabytes = Object.values(files).reduce((a, b) => a + b.length, 0) / 1e6;
   const shots = path.join(outDir, 'web');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-bench-web-'));
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(' ');
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
   const steps: [string, number][] = [];
   let mark = performance.now();
   const step = (name: string) => {

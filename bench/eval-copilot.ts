@@ -76,7 +76,12 @@ function check(spec: string, photo: Photo, after: Image16, m: Measured, cache: M
     const share = (m.width * m.height) / (before.width * before.height);
     return { ok: share < 0.97, wrongWay: share > 1, reading: `area ×${fixed(share)}` };
   }
-  if (spec === 'tb=flip') return { ok: Math.sign(m.topMinusBottom) === -Math.sign(before.topMinusBottom) && Math.abs(m.topMinusBottom + before.topMinusBottom) < 0.5, wrongWay: false, reading: `top−bottom ${fixed(before.topMinusBottom, 1)} → ${fixed(m.topMinusBottom, 1)}` };
+  if (spec === 'tb=flip')
+    return {
+      ok: Math.sign(m.topMinusBottom) === -Math.sign(before.topMinusBottom) && Math.abs(m.topMinusBottom + before.topMinusBottom) < 0.5,
+      wrongWay: false,
+      reading: `top−bottom ${fixed(before.topMinusBottom, 1)} → ${fixed(m.topMinusBottom, 1)}`,
+    };
   const turn = /^turn([+-])(\d+(?:\.\d+)?)$/.exec(spec);
   if (turn) {
     const want = (turn[1] === '+' ? 1 : -1) * Number(turn[2]);
@@ -158,7 +163,10 @@ async function contactSheet(pairs: { before: Image16; after: Image16; label: str
   }
   const width = perRow * (cellW + 12);
   const height = Math.ceil(pairs.length / perRow) * (cellH + 8);
-  await sharp({ create: { width, height, channels: 3, background: '#000000' } }).composite(composites).jpeg({ quality: 80 }).toFile(file);
+  await sharp({ create: { width, height, channels: 3, background: '#000000' } })
+    .composite(composites)
+    .jpeg({ quality: 80 })
+    .toFile(file);
 }
 
 /** The same instruction at rising intensities on one photo: the measured change must grow. */
@@ -248,9 +256,13 @@ export const evalCopilot: SectionRunner = async (): Promise<Section> => {
       ...failures.map((f) => `Failed: ${f}`),
       ...wrongWays.map((w) => `Wrong direction: ${w}`),
       `Intensity ladders (the measured change grows with the words): ${ladders.join('; ')}.`,
-      `Mean interpretation latency: ${fixed(interpretMs / CASES.length * 1000, 1)} µs (mean of ${INTERPRET_REPEATS} runs per instruction). Mean render of the child version at ≤ ${PREVIEW_EDGE} px (geometry + render): ${fixed(renderMs / CASES.length, 0)} ms.`,
+      `Mean interpretation latency: ${fixed((interpretMs / CASES.length) * 1000, 1)} µs (mean of ${INTERPRET_REPEATS} runs per instruction). Mean render of the child version at ≤ ${PREVIEW_EDGE} px (geometry + render): ${fixed(renderMs / CASES.length, 0)} ms.`,
       `Photos decoded at ≤ ${PREVIEW_EDGE} px; parent settings: estimate(photo) (the automatic edit a Copilot session starts from); every child rendered by render().`,
-      `Minimum effects: ${Object.entries(MIN_EFFECT).map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`).join(', ')}; side-effect tolerances: ${Object.entries(TOLERANCE).map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`).join(', ')} (L*, a*, b*, C* in CIELAB units).`,
+      `Minimum effects: ${Object.entries(MIN_EFFECT)
+        .map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`)
+        .join(', ')}; side-effect tolerances: ${Object.entries(TOLERANCE)
+        .map(([k, v]) => `${k} ${RELATIVE.has(k) ? `${v * 100} %` : v}`)
+        .join(', ')} (L*, a*, b*, C* in CIELAB units).`,
       `Not scored yet (their effect is regional: scoring needs sky, window and skin region masks in the eval): ${NOT_YET_MEASURABLE.length} instructions, interpreted: ${pending.join('; ')}.`,
       'Contact sheet (before | after, failures in red): bench/out/copilot.jpg.',
     ],

@@ -48,7 +48,10 @@ export async function evalFaces(): Promise<Section> {
   rows.push(['synthetic heads on texture (480×360)', `${found}/${cases} found (IoU ≥ 0.5)`, missedTones.size ? `missed: ${[...missedTones].join(', ')}` : '']);
 
   // The test photos: false positives, then the same photos with a painted head.
-  const photos = fs.readdirSync(path.join(testdataDir, 'photos')).filter((f) => /\.jpe?g$/i.test(f)).sort();
+  const photos = fs
+    .readdirSync(path.join(testdataDir, 'photos'))
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .sort();
   let falsePositives = 0;
   let painted = 0;
   let paintedFound = 0;
@@ -82,7 +85,10 @@ export async function evalFaces(): Promise<Section> {
   }
 
   // Timings on an 18 MP photo with a face (Garden.jpg enlarged, a head painted at 12 % of the short edge).
-  const garden = await sharp(path.join(testdataDir, 'photos', 'Garden.jpg')).resize(5184, 3456).jpeg({ quality: 92 }).toBuffer();
+  const garden = await sharp(path.join(testdataDir, 'photos', 'Garden.jpg'))
+    .resize(5184, 3456)
+    .jpeg({ quality: 92 })
+    .toBuffer();
   const { image: big } = await decodeImage(garden);
   const bigCanvas = canvasOf(big);
   const bigTruth = paintHead(bigCanvas, 2000, 1500, { faceWidth: 420, skin: SKIN_TONES.medium!, blemishes: 60 });
@@ -212,11 +218,7 @@ async function contactSheet(tiles: Buffer[], file: string): Promise<void> {
 /** The painted 18 MP face before and after smoothSkin, cropped around the face at full resolution. */
 async function retouchSheet(before: Image16, after: Image16, face: Box): Promise<void> {
   const crop = { left: Math.max(0, face.x - 60), top: Math.max(0, face.y - 60), width: face.width + 120, height: face.height + 120 };
-  const view = (image: Image16) =>
-    sharpFromImage16(image)
-      .extract(crop)
-      .png()
-      .toBuffer();
+  const view = (image: Image16) => sharpFromImage16(image).extract(crop).png().toBuffer();
   await sharp({ create: { width: crop.width * 2, height: crop.height, channels: 3, background: '#000000' } })
     .composite([
       { input: await view(before), left: 0, top: 0 },

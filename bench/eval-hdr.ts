@@ -64,7 +64,9 @@ async function shoot(scene: { width: number; height: number; linear: Float32Arra
   for (let y = 0; y < height; y++) {
     for (let x = 0, o = y * width * 3, s = ((y + top) * scene.width + left) * 3; x < width * 3; x++) out[o + x] = Math.round(255 * linearToSrgb(Math.min(1, scene.linear[s + x]! * gain)));
   }
-  return sharp(out, { raw: { width, height, channels: 3 } }).jpeg({ quality: JPEG_QUALITY }).toBuffer();
+  return sharp(out, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: JPEG_QUALITY })
+    .toBuffer();
 }
 
 /** Upload orders cameras and people produce: ascending, Canon-style 0/−/+, and descending. */
@@ -119,7 +121,10 @@ async function jpegSets(random: () => number): Promise<{ sets: BracketSet[]; ser
 
 async function dngSets(): Promise<BracketSet[]> {
   const bracketDir = path.join(testdataDir, 'raw', 'brackets');
-  const dngs = fs.readdirSync(bracketDir).filter((f) => f.toLowerCase().endsWith('.dng')).sort();
+  const dngs = fs
+    .readdirSync(bracketDir)
+    .filter((f) => f.toLowerCase().endsWith('.dng'))
+    .sort();
   const byScene = new Map<string, string[]>();
   for (const f of dngs) {
     const scene = f.replace(/_[^_]+\.dng$/i, '');
@@ -176,7 +181,9 @@ async function contactSheet(frames: Image16[], results: { label: string; image: 
   const rows = [sites.smooth, sites.edges];
   for (const [r, site] of rows.entries()) {
     for (const [t, { label, image }] of tiles.entries()) {
-      const caption = Buffer.from(`<svg width="${CROP}" height="20"><rect width="100%" height="100%" fill="black" opacity="0.6"/><text x="4" y="15" font-family="sans-serif" font-size="13" fill="white">${label} ${r === 0 ? 'smooth' : 'edges'}</text></svg>`);
+      const caption = Buffer.from(
+        `<svg width="${CROP}" height="20"><rect width="100%" height="100%" fill="black" opacity="0.6"/><text x="4" y="15" font-family="sans-serif" font-size="13" fill="white">${label} ${r === 0 ? 'smooth' : 'edges'}</text></svg>`,
+      );
       const tile = await sharpFromImage16(image)
         .extract({ left: site.left, top: site.top, width: CROP, height: CROP })
         .toColourspace('srgb')
@@ -258,7 +265,14 @@ export async function evalHdr(): Promise<Section> {
       `${fixed(100 * a.ours.share, 1)} / ${fixed(1000 * a.ours.mean, 1)}`,
       `${fixed(100 * a.enfuse.share, 1)} / ${fixed(1000 * a.enfuse.mean, 1)}`,
     ]);
-    await contactSheet(aligned, [{ label: 'enfuse', image: theirs }, { label: 'ours', image: ours }], path.join(outDir, `hdr-${set.name.replace(/[^\w-]+/g, '_')}.jpg`));
+    await contactSheet(
+      aligned,
+      [
+        { label: 'enfuse', image: theirs },
+        { label: 'ours', image: ours },
+      ],
+      path.join(outDir, `hdr-${set.name.replace(/[^\w-]+/g, '_')}.jpg`),
+    );
   }
   fs.rmSync(workDir, { recursive: true, force: true });
   const n = tally.sets;

@@ -43,17 +43,7 @@ export const evalPerspective: SectionRunner = async (): Promise<Section> => {
       const before = verticalTilt(keystoned);
       const after = verticalTilt(corrected);
       residuals.push(after);
-      rows.push([
-        file,
-        `${pitch > 0 ? '+' : ''}${pitch}°`,
-        fixed(own),
-        fixed(before),
-        fixed(after),
-        fixed(floor),
-        fixed(estimate.vertical, 1),
-        fixed(estimate.straightenAngle, 2),
-        fixed(estimate.confidence),
-      ]);
+      rows.push([file, `${pitch > 0 ? '+' : ''}${pitch}°`, fixed(own), fixed(before), fixed(after), fixed(floor), fixed(estimate.vertical, 1), fixed(estimate.straightenAngle, 2), fixed(estimate.confidence)]);
       sheet.push({ keystoned, corrected, label: `${file} ${pitch > 0 ? '+' : ''}${pitch}°: tilt ${fixed(before)}° → ${fixed(after)}°` });
     }
   }
@@ -64,9 +54,7 @@ export const evalPerspective: SectionRunner = async (): Promise<Section> => {
   const settings = { straightenAngle: 1.5, perspective: { vertical: -20, horizontal: 0 }, crop: null };
   const ours = await medianSeconds(() => applyGeometry(big, settings));
   const detection = await medianSeconds(async () => detectPerspective(big));
-  const reference = await medianSeconds(() =>
-    sharpFromImage16(big).rotate(1.5).raw({ depth: 'ushort' }).toBuffer(),
-  );
+  const reference = await medianSeconds(() => sharpFromImage16(big).rotate(1.5).raw({ depth: 'ushort' }).toBuffer());
   return {
     title: 'Perspective correction: residual tilt of near-vertical lines (degrees)',
     columns: ['photo', 'keystone pitch', 'original', 'keystoned', 'corrected', 'floor', 'vertical', 'straighten', 'confidence'],
@@ -119,11 +107,7 @@ async function loadImage16(file: string, width?: number, height?: number): Promi
 }
 
 async function thumbnail(image: Image16): Promise<Buffer> {
-  return sharpFromImage16(image)
-    .resize(THUMB, THUMB, { fit: 'contain', background: '#202020' })
-    .toColourspace('srgb')
-    .png()
-    .toBuffer();
+  return sharpFromImage16(image).resize(THUMB, THUMB, { fit: 'contain', background: '#202020' }).toColourspace('srgb').png().toBuffer();
 }
 
 async function writeContactSheet(pairs: { keystoned: Image16; corrected: Image16; label: string }[], file: string): Promise<void> {

@@ -111,7 +111,10 @@ function tableRows(results: PhotoResult[], side: string): { rows: string[][]; ra
   let exceptions = 0;
   for (const r of results) {
     const avg = (f: (c: CaseResult) => number) => mean(r.cases.map(f));
-    const best = Math.min(avg((c) => c.scores.imagemagick), avg((c) => c.scores.rawtherapee));
+    const best = Math.min(
+      avg((c) => c.scores.imagemagick),
+      avg((c) => c.scores.rawtherapee),
+    );
     const worse = r.cases.filter((c) => c.scores.ours > c.degraded).length;
     exceptions += worse;
     const canonical = r.cases[0]!;
@@ -130,7 +133,12 @@ function tableRows(results: PhotoResult[], side: string): { rows: string[][]; ra
   }
   const all = results.flatMap((r) => r.cases);
   const m = (f: (c: CaseResult) => number) => mean(all.map(f));
-  const ratio = m((c) => c.scores.ours) / Math.min(m((c) => c.scores.imagemagick), m((c) => c.scores.rawtherapee));
+  const ratio =
+    m((c) => c.scores.ours) /
+    Math.min(
+      m((c) => c.scores.imagemagick),
+      m((c) => c.scores.rawtherapee),
+    );
   const canonical = results.map((r) => r.cases[0]!);
   const harmMean = mean(results.map((r) => r.harm.ours));
   const harmWorst = Math.max(...results.map((r) => r.harm.ours));
@@ -162,7 +170,11 @@ async function centreCrop(image: Image16): Promise<Buffer> {
   const left = Math.max(0, Math.floor((image.width - CROP) / 2));
   const top = Math.max(0, Math.floor((image.height - CROP) / 2));
   const png = await encodePng16(image);
-  return sharp(png).extract({ left, top, width: Math.min(CROP, image.width), height: Math.min(CROP, image.height) }).toColourspace('srgb').png().toBuffer();
+  return sharp(png)
+    .extract({ left, top, width: Math.min(CROP, image.width), height: Math.min(CROP, image.height) })
+    .toColourspace('srgb')
+    .png()
+    .toBuffer();
 }
 
 /** One row per photo: before | ours | the better reference | original | 100 % crops of ours and of the original. */
@@ -183,7 +195,10 @@ async function contactSheet(rows: { title: string; before: Image16; ours: Image1
       tiles.push({ input: tile, left: col * TILE, top: top + LABEL_H });
     }
   }
-  await sharp({ create: { width: 6 * TILE, height: rows.length * (TILE + LABEL_H), channels: 3, background: '#202020' } }).composite(tiles).png().toFile(file);
+  await sharp({ create: { width: 6 * TILE, height: rows.length * (TILE + LABEL_H), channels: 3, background: '#202020' } })
+    .composite(tiles)
+    .png()
+    .toFile(file);
 }
 
 export const runRestoration: SectionRunner = async () => {
@@ -229,7 +244,14 @@ export const runRestoration: SectionRunner = async () => {
       const c = r.cases[0]!;
       const refName: Contender = c.scores.imagemagick <= c.scores.rawtherapee ? 'imagemagick' : 'rawtherapee';
       const reference = await contender(refName, before, dir, tag, profile);
-      rows.push({ title: tag, before, ours, reference: [refName === 'imagemagick' ? 'ImageMagick' : 'RawTherapee', reference] as [string, Image16], original, scores: [c.degraded, c.scores.ours, c.scores[refName]] as [number, number, number] });
+      rows.push({
+        title: tag,
+        before,
+        ours,
+        reference: [refName === 'imagemagick' ? 'ImageMagick' : 'RawTherapee', reference] as [string, Image16],
+        original,
+        scores: [c.degraded, c.scores.ours, c.scores[refName]] as [number, number, number],
+      });
     }
     const sheet = path.join(dir, 'worst-held-out.png');
     await contactSheet(rows, sheet);

@@ -40,7 +40,10 @@ interface Reference {
 }
 
 async function readReference(name: string): Promise<Reference> {
-  const { data, info } = await sharp(path.join(MASKS, `${name}.png`)).greyscale().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(path.join(MASKS, `${name}.png`))
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, truth: Uint8Array.from(data, (v) => (v > 127 ? 1 : 0)) };
 }
 
@@ -56,7 +59,11 @@ async function decode(name: string, size?: { width: number; height: number }): P
 /** The mask resampled to the given size as 8-bit grey (0..255). */
 async function maskAt(result: SkyMaskResult, width: number, height: number): Promise<Buffer> {
   const grey = Buffer.from(Uint8Array.from(result.mask, (v) => Math.round(v * 255)));
-  return sharp(grey, { raw: { width: result.width, height: result.height, channels: 1 } }).resize(width, height, { fit: 'fill' }).extractChannel(0).raw().toBuffer();
+  return sharp(grey, { raw: { width: result.width, height: result.height, channels: 1 } })
+    .resize(width, height, { fit: 'fill' })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
 }
 
 function iou(mask: Buffer, truth: Uint8Array): number {
@@ -109,7 +116,11 @@ async function skySource(sky: string | number, reference: Reference): Promise<Im
 /** Foreground where the reference says ground, the new sky where it says sky, with a 1 px feather so the seam looks photographed. */
 async function composite(foreground: Image16, sky: Image16, reference: Reference): Promise<Image16> {
   const grey = Buffer.from(Uint8Array.from(reference.truth, (v) => v * 255));
-  const alpha = await sharp(grey, { raw: { width: reference.width, height: reference.height, channels: 1 } }).blur(0.7).extractChannel(0).raw().toBuffer();
+  const alpha = await sharp(grey, { raw: { width: reference.width, height: reference.height, channels: 1 } })
+    .blur(0.7)
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
   const data = new Uint16Array(foreground.data.length);
   for (let i = 0; i < alpha.length; i++) {
     const a = alpha[i]! / 255;
@@ -125,11 +136,7 @@ const TILE_H = 213;
 async function tiles(original: Image16, result: SkyMaskResult, replaced: Image16): Promise<Buffer[]> {
   const fit = (pipeline: Sharp) => pipeline.resize(TILE_W, TILE_H, { fit: 'contain', background: '#000' }).png().toBuffer();
   const grey = await maskAt(result, original.width, original.height);
-  return Promise.all([
-    fit(sharpFromImage16(original)),
-    fit(sharp(grey, { raw: { width: original.width, height: original.height, channels: 1 } })),
-    fit(sharpFromImage16(replaced)),
-  ]);
+  return Promise.all([fit(sharpFromImage16(original)), fit(sharp(grey, { raw: { width: original.width, height: original.height, channels: 1 } })), fit(sharpFromImage16(replaced))]);
 }
 
 async function contactSheet(rows: Buffer[][], file: string): Promise<void> {
@@ -150,7 +157,10 @@ const percent = (v: number) => `${fixed(100 * v, 1)} %`;
 /** Times skyMask and replaceSky on an 18 MP photo against sharp's decode + encode of it (the floor). */
 async function timing18mp(): Promise<string[]> {
   const jpeg = await sharp(photoPath('Dune')).resize(5196, 3464, { fit: 'fill' }).jpeg({ quality: 90 }).toBuffer();
-  const decodeEncode = async () => sharpFromImage16(await image16FromSharp(sharp(jpeg))).jpeg({ quality: 90 }).toBuffer();
+  const decodeEncode = async () =>
+    sharpFromImage16(await image16FromSharp(sharp(jpeg)))
+      .jpeg({ quality: 90 })
+      .toBuffer();
   const floor = await medianSeconds(decodeEncode);
   const image = await image16FromSharp(sharp(jpeg));
   let mask: SkyMaskResult | null = null;
@@ -167,7 +177,11 @@ export async function evalSky(): Promise<Section> {
   const sheet: Buffer[][] = [];
   const real: number[] = [];
   const composites: number[] = [];
-  const names = fs.readdirSync(MASKS).filter((f) => f.endsWith('.png')).map((f) => f.slice(0, -4)).sort();
+  const names = fs
+    .readdirSync(MASKS)
+    .filter((f) => f.endsWith('.png'))
+    .map((f) => f.slice(0, -4))
+    .sort();
   const row = async (label: string, kind: string, image: Image16, reference: Reference | null): Promise<number | null> => {
     const started = process.hrtime.bigint();
     const result = await skyMask(image);

@@ -45,7 +45,10 @@ async function photographerEdit(image: Image16, style: Style): Promise<Image16> 
 
 export const evalStyle: SectionRunner = async () => {
   const dir = path.join(testdataDir, 'photos');
-  const files = fs.readdirSync(dir).filter((f) => /\.jpe?g$/i.test(f)).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .sort();
   const missing = FIT_PHOTOS.filter((f) => !files.includes(f));
   if (missing.length > 0) throw new Error(`missing test photos ${missing.join(', ')} in ${dir}`);
   const photos = new Map<string, Image16>();
@@ -97,7 +100,10 @@ export const evalStyle: SectionRunner = async () => {
     ]);
   }
   const sheet = path.join(outDir, 'style-contact-sheet.jpg');
-  await sharp({ create: { width: 4 * TILE_W, height: top, channels: 3, background: '#202020' } }).composite(tiles).jpeg({ quality: 85 }).toFile(sheet);
+  await sharp({ create: { width: 4 * TILE_W, height: top, channels: 3, background: '#202020' } })
+    .composite(tiles)
+    .jpeg({ quality: 85 })
+    .toFile(sheet);
   return {
     title: 'Personal profiles: a known style fitted from example edits',
     columns: ['style', ...SLIDERS.map((k) => `${k} fitted (true)`), 'ΔE00 fit to the edits', 'held-out ΔE00 fitted vs true style', 'held-out ΔE00 no style vs true style', 'fit time s'],

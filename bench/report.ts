@@ -30,16 +30,7 @@ export const outDir = path.join(projectRoot, 'bench', 'out');
 
 export function markdownTable(section: Section): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [
-    `## ${section.title}`,
-    '',
-    line(section.columns),
-    line(section.columns.map(() => '---')),
-    ...section.rows.map(line),
-    '',
-    ...section.notes.map((n) => `- ${n}`),
-    '',
-  ].join('\n');
+  return [`## ${section.title}`, '', line(section.columns), line(section.columns.map(() => '---')), ...section.rows.map(line), '', ...section.notes.map((n) => `- ${n}`), ''].join('\n');
 }
 
 /** Replaces (or appends) one section's block in bench/RESULTS.md, leaving the others as they were. */

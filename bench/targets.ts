@@ -56,8 +56,6 @@ export function targetsSection(fresh: Partial<{ [id in TargetId]: TargetFigure }
     title: 'Targets of issue 15: speed, memory, an API that stays fast',
     columns: ['measure', 'measured', 'target', 'verdict', 'section, when'],
     rows,
-    notes: [
-      `${met} of ${TARGETS.length} met. Each figure comes from its section's table above (same run) or, where that section did not run, from bench/targets.json (the date given).`,
-    ],
+    notes: [`${met} of ${TARGETS.length} met. Each figure comes from its section's table above (same run) or, where that section did not run, from bench/targets.json (the date given).`],
   };
 }

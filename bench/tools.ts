@@ -18,8 +18,7 @@ export function ensureDebianTool(command: string, debianPackage: string): void {
   if (hasCommand(command)) return;
   process.stderr.write(`installing ${debianPackage} for ${command}...\n`);
   const argv = [...(process.getuid?.() === 0 ? [] : ['sudo']), 'apt-get'];
-  const apt = (...args: string[]) =>
-    execFileSync(argv[0]!, [...argv.slice(1), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const apt = (...args: string[]) => execFileSync(argv[0]!, [...argv.slice(1), ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   try {
     apt('install', '-y', '-q', debianPackage);
   } catch {

@@ -42,11 +42,22 @@ const log = (text: string) => process.stdout.write(`[${((Date.now() - started) /
 
 const photos = autoEditPhotos().filter((p) => !p.heldOut);
 /** Degrading and measuring is most of the run: the samples are kept for reruns that change only the fit. */
-const cacheKey = createHash('sha1').update(JSON.stringify(['crops', FEATURE_SPEC, SEED, EDGE, DRAWS_PER_PHOTO, photos.map((p) => p.file), fs.readFileSync(new URL('./autoedit/degrade.js', import.meta.url), 'utf8'), fs.readFileSync(new URL('../src/imaging/autoedit/features.js', import.meta.url), 'utf8')])).digest('hex');
+const cacheKey = createHash('sha1')
+  .update(
+    JSON.stringify([
+      'crops',
+      FEATURE_SPEC,
+      SEED,
+      EDGE,
+      DRAWS_PER_PHOTO,
+      photos.map((p) => p.file),
+      fs.readFileSync(new URL('./autoedit/degrade.js', import.meta.url), 'utf8'),
+      fs.readFileSync(new URL('../src/imaging/autoedit/features.js', import.meta.url), 'utf8'),
+    ]),
+  )
+  .digest('hex');
 const cacheFile = path.join(outDir, `autoedit-samples-${cacheKey.slice(0, 12)}.json`);
-const samples: Sample[] = fs.existsSync(cacheFile)
-  ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Sample[]).map((s) => ({ ...s, features: Float64Array.from(s.features), targets: Float64Array.from(s.targets) }))
-  : await drawSamples();
+const samples: Sample[] = fs.existsSync(cacheFile) ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Sample[]).map((s) => ({ ...s, features: Float64Array.from(s.features), targets: Float64Array.from(s.targets) })) : await drawSamples();
 if (!fs.existsSync(cacheFile)) {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(cacheFile, JSON.stringify(samples.map((s) => ({ ...s, features: Array.from(s.features), targets: Array.from(s.targets) }))));
@@ -60,7 +71,7 @@ function randomCrop(image: Image16, rnd: () => number): Image16 {
   const area = 0.4 + 0.6 * rnd();
   const aspect = Math.exp((rnd() - 0.5) * 0.6);
   const width = Math.max(32, Math.min(image.width, Math.round(image.width * Math.sqrt(area) * aspect)));
-  const height = Math.max(32, Math.min(image.height, Math.round(image.height * Math.sqrt(area) / aspect)));
+  const height = Math.max(32, Math.min(image.height, Math.round((image.height * Math.sqrt(area)) / aspect)));
   const x0 = Math.floor(rnd() * (image.width - width + 1));
   const y0 = Math.floor(rnd() * (image.height - height + 1));
   const data = new Uint16Array(width * height * 3);
@@ -138,7 +149,10 @@ const bagRnd = seededRandom(SEED + 2);
 const foldBags: RidgeModel[][] = [];
 const cv: { photo: string; degradation: Degradation; targets: number[]; mean: number[]; spread: number[] }[] = [];
 for (const fold of folds) {
-  const models = fitBag(order.filter((p) => !fold.includes(p)), bagRnd);
+  const models = fitBag(
+    order.filter((p) => !fold.includes(p)),
+    bagRnd,
+  );
   foldBags.push(models);
   for (const r of rowsOf(fold)) {
     const values = models.map((m) => m.coefficients.map((c) => applyLinear(c, x[r]!)));
@@ -195,5 +209,7 @@ fs.writeFileSync(file, `${JSON.stringify(weights)}\n`);
 fs.mkdirSync(outDir, { recursive: true });
 fs.writeFileSync(path.join(outDir, 'autoedit-cv.json'), JSON.stringify(cv));
 const summary = summarise(await renderCv(loadFolds(), await cvCases()));
-log(`rendered, cross-validated (mean ΔE00 to the original): degraded ${summary.degradedMean.toFixed(2)} → ours ${summary.oursMean.toFixed(2)}; canonical ${summary.canonicalDegraded.toFixed(2)} → ${summary.canonicalOurs.toFixed(2)}; worse than degraded ${summary.exceptions}; undegraded mean ${summary.harmMean.toFixed(2)} worst ${summary.harmWorst.toFixed(2)}`);
+log(
+  `rendered, cross-validated (mean ΔE00 to the original): degraded ${summary.degradedMean.toFixed(2)} → ours ${summary.oursMean.toFixed(2)}; canonical ${summary.canonicalDegraded.toFixed(2)} → ${summary.canonicalOurs.toFixed(2)}; worse than degraded ${summary.exceptions}; undegraded mean ${summary.harmMean.toFixed(2)} worst ${summary.harmWorst.toFixed(2)}`,
+);
 log(`wrote ${path.relative(process.cwd(), file)} (${(fs.statSync(file).size / 1024).toFixed(1)} KiB) from ${samples.length} draws of ${photos.length} photos`);

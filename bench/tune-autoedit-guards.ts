@@ -44,4 +44,6 @@ for (const key of Object.keys(GRID) as (keyof GuardConstants)[]) {
   }
 }
 const s = summarise(await renderCv(folds, cases, best));
-process.stdout.write(`best ${JSON.stringify(best)}: objective ${bestValue.toFixed(3)}; degraded ${s.degradedMean.toFixed(2)} → ${s.oursMean.toFixed(2)}, canonical ${s.canonicalDegraded.toFixed(2)} → ${s.canonicalOurs.toFixed(2)}, exceptions ${s.exceptions}, no harm ${s.harmMean.toFixed(2)} / worst ${s.harmWorst.toFixed(2)}\n`);
+process.stdout.write(
+  `best ${JSON.stringify(best)}: objective ${bestValue.toFixed(3)}; degraded ${s.degradedMean.toFixed(2)} → ${s.oursMean.toFixed(2)}, canonical ${s.canonicalDegraded.toFixed(2)} → ${s.canonicalOurs.toFixed(2)}, exceptions ${s.exceptions}, no harm ${s.harmMean.toFixed(2)} / worst ${s.harmWorst.toFixed(2)}\n`,
+);

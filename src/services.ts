@@ -72,8 +72,7 @@ export async function createServices(config: Config): Promise<Services> {
   const embeddedStorage = s3 ? null : await embeddedStore(config, repos);
   const blobs: BlobStore = s3 ?? embeddedStorage!.blobs;
   const queue = new DatabaseJobQueue(db.kysely, db.engine);
-  const transact: Transact = (work) =>
-    db.kysely.transaction().execute((trx) => work({ repos: createRepos(trx), queue: { enqueue: (jobs) => queue.enqueue(jobs, trx) } }));
+  const transact: Transact = (work) => db.kysely.transaction().execute((trx) => work({ repos: createRepos(trx), queue: { enqueue: (jobs) => queue.enqueue(jobs, trx) } }));
   const workSignal = new EventEmitter();
   const wake = () => workSignal.emit('work');
   // One budget for both pools: a Copilot render beside a batch does not take them past it.
@@ -132,8 +131,7 @@ export async function createServices(config: Config): Promise<Services> {
       planner,
       skyTemplates,
       engine: interactive,
-      interpret: async (instruction, settings) =>
-        config.copilotModel ? interpretWithModel(instruction, { settings }, config.copilotModel) : interpretInstruction(instruction, { settings }),
+      interpret: async (instruction, settings) => (config.copilotModel ? interpretWithModel(instruction, { settings }, config.copilotModel) : interpretInstruction(instruction, { settings })),
       tools: aiTools(),
       toolDelta,
     }),

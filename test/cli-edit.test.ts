@@ -57,9 +57,7 @@ interface Run {
 
 function retouch(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [main, ...args], { env: { ...process.env, ...env } }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
+    execFile(process.execPath, [main, ...args], { env: { ...process.env, ...env } }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
   });
 }
 
@@ -101,7 +99,13 @@ describe('retouch edit, a client of a running server', async () => {
     assert.match(second.stderr, /2 photo\(s\) already uploaded/);
     assert.deepEqual(Object.fromEntries(proxy.puts), { 'IMG_1.jpg': 1, 'IMG_2.jpg': 1, 'IMG_3.jpg': 4 }, 'only the missing photo went up again');
     assert.match(second.stderr, /3 edited photo\(s\) in /);
-    assert.deepEqual(fs.readdirSync(out).filter((f) => !f.startsWith('.')).sort(), ['IMG_1.jpg', 'IMG_2.jpg', 'IMG_3.jpg']);
+    assert.deepEqual(
+      fs
+        .readdirSync(out)
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+      ['IMG_1.jpg', 'IMG_2.jpg', 'IMG_3.jpg'],
+    );
     for (const f of ['IMG_1.jpg', 'IMG_2.jpg', 'IMG_3.jpg']) assert.equal((await sharp(path.join(out, f)).metadata()).format, 'jpeg');
     const list = await server.api.get('/v1/i2i/projects');
     assert.equal(list.json.data.pagination.total, 1, 'one project for the three runs');
@@ -127,7 +131,13 @@ describe('retouch edit, a client of a running server', async () => {
 
     const run = await retouch(['edit', dir, '--profile', String(jpg), '--export', '--out', out], env);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(fs.readdirSync(out).filter((f) => !f.startsWith('.')).sort(), ['Smith_1.jpg', 'Smith_1.xmp', 'Smith_2.jpg', 'Smith_2.xmp']);
+    assert.deepEqual(
+      fs
+        .readdirSync(out)
+        .filter((f) => !f.startsWith('.'))
+        .sort(),
+      ['Smith_1.jpg', 'Smith_1.xmp', 'Smith_2.jpg', 'Smith_2.xmp'],
+    );
     assert.match(fs.readFileSync(path.join(out, 'Smith_1.xmp'), 'utf8'), /crs:Exposure2012/);
     assert.match(run.stderr, /2 XMP sidecar\(s\) and 2 JPEG\(s\) in /);
   });

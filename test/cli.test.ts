@@ -94,7 +94,12 @@ describe('command line', () => {
     const file = path.join(dir, 'sky.jpg');
     const gradient = Buffer.alloc(320 * 120 * 3);
     for (let i = 0; i < gradient.length; i += 3) gradient.set([60, 110, 200 + ((i / 3) % 320) / 8], i);
-    fs.writeFileSync(file, await sharp(gradient, { raw: { width: 320, height: 120, channels: 3 } }).jpeg().toBuffer());
+    fs.writeFileSync(
+      file,
+      await sharp(gradient, { raw: { width: 320, height: 120, channels: 3 } })
+        .jpeg()
+        .toBuffer(),
+    );
     const id = Number(lastLine(await cli(dir, 'sky-templates', 'add', '--name', 'Lake sky', '--file', file, '--default')));
     assert.ok(id >= 100, `operator templates are numbered from 100, got ${id}`);
     const list = await cli(dir, 'sky-templates', 'list');

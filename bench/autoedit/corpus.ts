@@ -26,11 +26,12 @@ export function isHeldOut(file: string): boolean {
 export function autoEditPhotos(): Photo[] {
   const corpus = path.join(testdataDir, 'corpus');
   const photos = path.join(testdataDir, 'photos');
-  const list = (dir: string) => fs.readdirSync(dir).filter((f) => IMAGE.test(f)).sort();
-  return [
-    ...list(corpus).map((file) => ({ file, path: path.join(corpus, file), heldOut: isHeldOut(file) })),
-    ...list(photos).map((file) => ({ file, path: path.join(photos, file), heldOut: false })),
-  ];
+  const list = (dir: string) =>
+    fs
+      .readdirSync(dir)
+      .filter((f) => IMAGE.test(f))
+      .sort();
+  return [...list(corpus).map((file) => ({ file, path: path.join(corpus, file), heldOut: isHeldOut(file) })), ...list(photos).map((file) => ({ file, path: path.join(photos, file), heldOut: false }))];
 }
 
 /** A photo decoded to 16 bits, its long edge brought to at most maxEdge. */

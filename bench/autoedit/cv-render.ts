@@ -52,7 +52,10 @@ export async function cvCases(): Promise<Case[]> {
   const cases: Case[] = [];
   for (const photo of autoEditPhotos().filter((p) => !p.heldOut)) {
     const original = await loadPhoto(photo, EDGE);
-    const kinds: [string, Degradation][] = [['none', NO_DEGRADATION], ['canonical', CANONICAL]];
+    const kinds: [string, Degradation][] = [
+      ['none', NO_DEGRADATION],
+      ['canonical', CANONICAL],
+    ];
     for (let i = 0; i < RANDOM_PER_PHOTO; i++) kinds.push([`random ${i + 1}`, randomDegradation(rnd, 0)]);
     for (const [kind, d] of kinds) cases.push({ photo: photo.file, kind, original, degraded: degrade(original, d) });
   }

@@ -53,7 +53,23 @@ const c = (pool: Pool, expect: string, ...texts: string[]): Case[] => texts.map(
 
 export const CASES: Case[] = [
   // Exposure: the whole tonal range moves.
-  ...c('all', 'L+ lo+ hi>=', 'brighter', 'a bit brighter', 'make it lighter', 'more light', 'a lot brighter', '+1 stop', 'too dark', 'not so dark', "it's underexposed", 'brighten it up slightly', '20% brighter', 'half a stop brighter', 'increase the exposure'),
+  ...c(
+    'all',
+    'L+ lo+ hi>=',
+    'brighter',
+    'a bit brighter',
+    'make it lighter',
+    'more light',
+    'a lot brighter',
+    '+1 stop',
+    'too dark',
+    'not so dark',
+    "it's underexposed",
+    'brighten it up slightly',
+    '20% brighter',
+    'half a stop brighter',
+    'increase the exposure',
+  ),
   ...c('all', 'L- hi- lo<=', 'darker', 'too bright', 'a touch darker', '-0.5 EV', "it's overexposed", 'much darker', 'make it dimmer', 'lower the exposure by 1/3 stop'),
   // Contrast.
   ...c('all', 'rms+ L=', 'more contrast', 'increase contrast by 30', 'a lot more contrast', 'not enough contrast', 'it looks flat', 'add some contrast'),

@@ -76,7 +76,10 @@ function everyPixel(photo: Photo, rule: (x: number, y: number) => boolean): Uint
 /** Least-squares line y = a·x + b through points, refitted three times on the 60 % closest. */
 function robustLine(points: [number, number][]): [number, number] {
   const fit = (pts: [number, number][]): [number, number] => {
-    let sx = 0, sy = 0, sxx = 0, sxy = 0;
+    let sx = 0,
+      sy = 0,
+      sxx = 0,
+      sxy = 0;
     for (const [x, y] of pts) {
       sx += x;
       sy += y;
@@ -123,7 +126,8 @@ const RULES: Record<string, (photo: Photo) => Uint8Array> = {
     for (let x = 0; x < photo.width; x++) {
       const drops: number[] = [];
       for (let y = 235; y < 295; y++) {
-        let above = 0, below = 0;
+        let above = 0,
+          below = 0;
         for (let k = 1; k <= 3; k++) {
           above += rgbAt(photo, x, y - k)[2];
           below += rgbAt(photo, x, y + k)[2];
@@ -152,31 +156,47 @@ const RULES: Record<string, (photo: Photo) => Uint8Array> = {
   },
   // Bright, nearly grey overcast flooded from the top row.
   leuvenA(photo) {
-    return flood(photo, (x, y) => {
-      const [r, g, b] = rgbAt(photo, x, y);
-      return Math.min(r, g, b) > 150 && Math.max(r, g, b) - Math.min(r, g, b) < 40;
-    }, (_, y) => y === 0);
+    return flood(
+      photo,
+      (x, y) => {
+        const [r, g, b] = rgbAt(photo, x, y);
+        return Math.min(r, g, b) > 150 && Math.max(r, g, b) - Math.min(r, g, b) < 40;
+      },
+      (_, y) => y === 0,
+    );
   },
   // Blue sky and its white clouds (blue not below red) flooded from the top row; the birds stay out.
   home(photo) {
-    return flood(photo, (x, y) => {
-      const [r, , b] = rgbAt(photo, x, y);
-      return b - r > -10 && b > 120;
-    }, (_, y) => y === 0);
+    return flood(
+      photo,
+      (x, y) => {
+        const [r, , b] = rgbAt(photo, x, y);
+        return b - r > -10 && b > 120;
+      },
+      (_, y) => y === 0,
+    );
   },
   // Blue and white above the roofs, within x < 345, y < 75, flooded from the top row.
   scenetext06(photo) {
-    return flood(photo, (x, y) => {
-      const [r, g, b] = rgbAt(photo, x, y);
-      return x < 345 && y < 75 && b > 150 && b - r > -15 && Math.min(r, g, b) > 120;
-    }, (_, y) => y === 0);
+    return flood(
+      photo,
+      (x, y) => {
+        const [r, g, b] = rgbAt(photo, x, y);
+        return x < 345 && y < 75 && b > 150 && b - r > -15 && Math.min(r, g, b) > 120;
+      },
+      (_, y) => y === 0,
+    );
   },
   // The white sky past the overhang at the right: near-white, within x > 500 and 80 < y < 360, flooded from the right edge.
   scenetext03(photo) {
-    return flood(photo, (x, y) => {
-      const [r, g, b] = rgbAt(photo, x, y);
-      return x > 500 && y > 80 && y < 360 && Math.min(r, g, b) > 215 && Math.max(r, g, b) - Math.min(r, g, b) < 25;
-    }, (x) => x === photo.width - 1);
+    return flood(
+      photo,
+      (x, y) => {
+        const [r, g, b] = rgbAt(photo, x, y);
+        return x > 500 && y > 80 && y < 360 && Math.min(r, g, b) > 215 && Math.max(r, g, b) - Math.min(r, g, b) < 25;
+      },
+      (x) => x === photo.width - 1,
+    );
   },
 };
 
@@ -191,6 +211,8 @@ for (const [name, rule] of Object.entries(RULES)) {
     .toFile(path.join(projectRoot, 'bench', 'masks', `${name}.png`));
   const overlay = Buffer.from(photo.data);
   for (let i = 0; i < mask.length; i++) if (mask[i]) overlay[i * 3] = 255;
-  await sharp(overlay, { raw: { width: photo.width, height: photo.height, channels: 3 } }).jpeg().toFile(path.join(overlays, `${name}.jpg`));
+  await sharp(overlay, { raw: { width: photo.width, height: photo.height, channels: 3 } })
+    .jpeg()
+    .toFile(path.join(overlays, `${name}.jpg`));
   process.stdout.write(`${name}: ${photo.width} × ${photo.height}, sky ${((100 * mask.reduce((a, v) => a + v, 0)) / mask.length).toFixed(1)} %\n`);
 }

@@ -34,7 +34,5 @@ export function accountCommands(program: Command): void {
     .command('rotate')
     .requiredOption('--name <name>', 'account name')
     .description('issue a new API key; the old one stops working at once')
-    .action((opts: { name: string }) =>
-      withServices(async (s) => print(`New API key for "${opts.name}":\n${await s.accounts.rotateKey(opts.name)}`)),
-    );
+    .action((opts: { name: string }) => withServices(async (s) => print(`New API key for "${opts.name}":\n${await s.accounts.rotateKey(opts.name)}`)));
 }

@@ -3,9 +3,7 @@ import type { Engine } from './connect.js';
 
 /** An auto-incrementing integer primary key, spelled the way each engine wants it. */
 function withId<T extends string>(table: CreateTableBuilder<T, never>, engine: Engine): CreateTableBuilder<T, 'id'> {
-  return engine === 'postgres'
-    ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-    : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+  return engine === 'postgres' ? table.addColumn('id', 'serial', (c) => c.primaryKey()) : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
 }
 
 /**
@@ -68,7 +66,10 @@ function migrations(engine: Engine): Record<string, Migration> {
     '0002_editing': {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable('accounts').addColumn('webhook_secret', 'text').execute();
-        await db.schema.alterTable('projects').addColumn('options', 'text', (c) => c.notNull().defaultTo('{}')).execute();
+        await db.schema
+          .alterTable('projects')
+          .addColumn('options', 'text', (c) => c.notNull().defaultTo('{}'))
+          .execute();
         await db.schema.alterTable('projects').addColumn('callback_url', 'text').execute();
         await db.schema.alterTable('projects').addColumn('submitted_at', 'text').execute();
         await db.schema.alterTable('projects').addColumn('finished_at', 'text').execute();
@@ -140,13 +141,19 @@ function migrations(engine: Engine): Record<string, Migration> {
           .addColumn('request', 'text', (c) => c.notNull())
           .addColumn('created_at', 'text', (c) => c.notNull())
           .execute();
-        await db.schema.alterTable('outputs').addColumn('rotate', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('outputs')
+          .addColumn('rotate', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
         await db.schema.createIndex('copilot_versions_image').on('copilot_versions').columns(['project_id', 'file_name', 'id']).execute();
       },
     },
     '0005_job_takes': {
       async up(db: Kysely<unknown>) {
-        await db.schema.alterTable('jobs').addColumn('takes', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable('jobs')
+          .addColumn('takes', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
       },
     },
   };

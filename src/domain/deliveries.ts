@@ -84,9 +84,7 @@ export class DeliveriesService {
     );
     if (stale.length > 0) {
       // The key names the replaced version: one thumbnail job per version, however often the list is read.
-      await this.queue.enqueue(
-        stale.map(({ output, etag }) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${output.id}:${etag}`, payload: jobPayloads.output.encode({ outputId: output.id }) })),
-      );
+      await this.queue.enqueue(stale.map(({ output, etag }) => ({ kind: THUMBNAIL_JOB, key: `${THUMBNAIL_JOB}:${output.id}:${etag}`, payload: jobPayloads.output.encode({ outputId: output.id }) })));
       this.wake();
     }
     return entries;
@@ -94,7 +92,10 @@ export class DeliveriesService {
 
   /** A project's cover for lists and details: the first delivered image's thumbnail. */
   async thumbnailSources(projects: Project[], kind: OutputKind): Promise<Map<number, string>> {
-    const first = await this.repos.outputs.firstDone(projects.map((p) => p.id), kind);
+    const first = await this.repos.outputs.firstDone(
+      projects.map((p) => p.id),
+      kind,
+    );
     const links = new Map<number, string>();
     for (const project of projects) {
       const output = first.get(project.id);

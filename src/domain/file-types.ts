@@ -1,9 +1,7 @@
 import { InvalidRequest } from './errors.js';
 
 export const JPEG_EXTENSIONS = ['jpg', 'jpeg'] as const;
-export const RAW_EXTENSIONS = [
-  'dng', 'nef', 'cr2', 'cr3', 'arw', 'nrw', 'crw', 'srf', 'sr2', 'orf', 'raw', 'rw2', 'raf', 'ptx', 'pef', 'rwl', 'srw', '3fr', 'fff',
-] as const;
+export const RAW_EXTENSIONS = ['dng', 'nef', 'cr2', 'cr3', 'arw', 'nrw', 'crw', 'srf', 'sr2', 'orf', 'raw', 'rw2', 'raf', 'ptx', 'pef', 'rwl', 'srw', '3fr', 'fff'] as const;
 const SUPPORTED = [...JPEG_EXTENSIONS, ...RAW_EXTENSIONS];
 
 /** DNG is told apart from other RAWs only for messages; every RAW may be mixed with DNG. */
@@ -28,9 +26,7 @@ const hasControlCharacter = (text: string) => [...text].some((ch) => ch.charCode
 export function assertPlainFileName(fileName: string): void {
   const bad = /[/\\]/.test(fileName) || hasControlCharacter(fileName) || fileName === '.' || fileName === '..' || fileName.includes('..');
   if (bad || fileName.trim() === '' || Buffer.byteLength(fileName) > 255) {
-    throw new InvalidRequest(
-      `File name ${JSON.stringify(fileName)} is not valid: send a plain file name of at most 255 bytes, without path separators, "..", or control characters.`,
-    );
+    throw new InvalidRequest(`File name ${JSON.stringify(fileName)} is not valid: send a plain file name of at most 255 bytes, without path separators, "..", or control characters.`);
   }
 }
 
@@ -47,8 +43,6 @@ export function assertCompatibleKinds(fileNames: string[]): void {
   const jpeg = fileNames.find((n) => photoKind(n) === 'JPEG');
   const raw = fileNames.find((n) => photoKind(n) === 'RAW');
   if (jpeg !== undefined && raw !== undefined) {
-    throw new InvalidRequest(
-      `Invalid combination of file types: ${jpeg} (JPEG) and ${raw} (RAW) in one project. A project holds all JPEG, all RAW, or RAW plus DNG.`,
-    );
+    throw new InvalidRequest(`Invalid combination of file types: ${jpeg} (JPEG) and ${raw} (RAW) in one project. A project holds all JPEG, all RAW, or RAW plus DNG.`);
   }
 }

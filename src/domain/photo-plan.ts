@@ -73,10 +73,7 @@ export class PhotoPlanner {
   async frames(project: Project, sources: string[]): Promise<SourceFrame[]> {
     const manifest = await this.deps.uploads.readManifest(project, 'orientations');
     // The photo list is read only when there is a manifest to check against it.
-    const rotations =
-      manifest !== null
-        ? parseOrientations(manifest, new Set((await this.deps.repos.files.list(project.id, 'photo')).map((f) => f.file_name)))
-        : new Map<string, Rotation>();
+    const rotations = manifest !== null ? parseOrientations(manifest, new Set((await this.deps.repos.files.list(project.id, 'photo')).map((f) => f.file_name))) : new Map<string, Rotation>();
     return Promise.all(
       sources.map(async (fileName) => ({
         fileName,

@@ -3,9 +3,19 @@ import net from 'node:net';
 /** IPv4 networks of the service's own side: unspecified, private, CGNAT, loopback, link-local, benchmarking, multicast, reserved. */
 const PRIVATE_V4 = new net.BlockList();
 for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) PRIVATE_V4.addSubnet(prefix, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  PRIVATE_V4.addSubnet(prefix, bits, 'ipv4');
 
 /**
  * IPv6 networks of the same kinds: unspecified, loopback, unique local, link-local,
@@ -14,8 +24,15 @@ for (const [prefix, bits] of [
  */
 const PRIVATE_V6 = new net.BlockList();
 for (const [prefix, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['64:ff9b:1::', 48],
-] as const) PRIVATE_V6.addSubnet(prefix, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['64:ff9b:1::', 48],
+] as const)
+  PRIVATE_V6.addSubnet(prefix, bits, 'ipv6');
 
 /** The 16 bytes of an IPv6 address in any textual form (compressed, with a dotted IPv4 tail, with a zone); null when it is not one. */
 function ipv6Bytes(text: string): Uint8Array | null {

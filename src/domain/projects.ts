@@ -168,10 +168,7 @@ export class ProjectsService {
       search: query.search ?? null,
       states: query.status ? STATES_OF_FILTER[query.status] : null,
     };
-    const [total, projects] = await Promise.all([
-      this.repos.projects.count(filter),
-      this.repos.projects.list(filter, query.sortBy ?? 'date', query.size, query.page * query.size),
-    ]);
+    const [total, projects] = await Promise.all([this.repos.projects.count(filter), this.repos.projects.list(filter, query.sortBy ?? 'date', query.size, query.page * query.size)]);
     return { projects, total };
   }
 }

@@ -38,9 +38,7 @@ export class SkyTemplatesService {
 
   async ensureBuiltIns(templates: BuiltInSkyTemplate[]): Promise<void> {
     const now = nowIso();
-    await this.repos.skyTemplates.insertBuiltIns(
-      templates.map((t) => ({ id: t.id, builtin_id: t.id, name: t.name, is_default: t.isDefault ? 1 : 0, image_key: null, created_at: now })),
-    );
+    await this.repos.skyTemplates.insertBuiltIns(templates.map((t) => ({ id: t.id, builtin_id: t.id, name: t.name, is_default: t.isDefault ? 1 : 0, image_key: null, created_at: now })));
   }
 
   async ids(): Promise<number[]> {

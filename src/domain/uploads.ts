@@ -105,7 +105,10 @@ export class UploadsService {
   }
 
   async requestLinks(project: Project, files: FileLinkRequest[]): Promise<UploadLink[]> {
-    await this.admitPhotos(project, files.map((f) => f.file_name));
+    await this.admitPhotos(
+      project,
+      files.map((f) => f.file_name),
+    );
     await this.recordPhotos(project, files);
     return Promise.all(
       files.map(async (f) => ({
@@ -194,9 +197,7 @@ function assertPartsComplete(parts: PartInfo[], partCount: number): void {
     const part = byNumber.get(n);
     if (!part) throw new InvalidRequest(`Part ${n} of ${partCount} has not been uploaded.`);
     if (n < partCount && part.size < MIN_PART_BYTES) {
-      throw new InvalidRequest(
-        `Part ${n} is ${part.size} bytes; every part but the last must be at least 5 MB (${MIN_PART_BYTES} bytes).`,
-      );
+      throw new InvalidRequest(`Part ${n} is ${part.size} bytes; every part but the last must be at least 5 MB (${MIN_PART_BYTES} bytes).`);
     }
   }
 }

@@ -28,7 +28,6 @@ export function registerProjectAccess(app: FastifyInstance, projects: ProjectsSe
     const scope = request.routeOptions.config.project;
     if (scope === undefined) return;
     const { project_uuid: uuid } = request.params as { project_uuid: string };
-    request.project =
-      scope === 'any' ? await projects.getOwnedAnyFlow(request.account, uuid) : await projects.getOwned(request.account, typeof scope === 'function' ? scope(request) : scope, uuid);
+    request.project = scope === 'any' ? await projects.getOwnedAnyFlow(request.account, uuid) : await projects.getOwned(request.account, typeof scope === 'function' ? scope(request) : scope, uuid);
   });
 }

@@ -207,7 +207,7 @@ const XN = 0.95047;
 const ZN = 1.08883;
 
 function labF(t: number): number {
-  return t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116;
+  return t > 216 / 24389 ? Math.cbrt(t) : ((24389 / 27) * t + 16) / 116;
 }
 
 /** CIELAB (D65) of a linear sRGB colour, written into out. */

@@ -67,9 +67,11 @@ export async function readImageSize(input: Buffer, fileName?: string): Promise<I
     const info = await librawIdentify(input);
     return { width: info.width, height: info.height, format };
   }
-  const header = await sharp(input).metadata().catch((err: Error) => {
-    throw new Error(`corrupt ${format.toUpperCase()}: ${err.message}`);
-  });
+  const header = await sharp(input)
+    .metadata()
+    .catch((err: Error) => {
+      throw new Error(`corrupt ${format.toUpperCase()}: ${err.message}`);
+    });
   if (!header.width || !header.height) throw new Error(`corrupt ${format.toUpperCase()}: no pixel size in the header`);
   return { width: header.width, height: header.height, format };
 }
@@ -93,9 +95,11 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
     const upright = rotate === 0 && (maxLongEdge === undefined || Math.max(image.width, image.height) <= maxLongEdge) ? image : await transform(image, rotate, maxLongEdge);
     return { image: upright, metadata: withLibRaw(metadata, info), format, orientation: LIBRAW_FLIP_TO_EXIF[info.flip] ?? 1, rawInfo: rawInfoOf(info) };
   }
-  const header = await sharp(input).metadata().catch((err: Error) => {
-    throw new Error(`corrupt ${format.toUpperCase()}: ${err.message}`);
-  });
+  const header = await sharp(input)
+    .metadata()
+    .catch((err: Error) => {
+      throw new Error(`corrupt ${format.toUpperCase()}: ${err.message}`);
+    });
   if (header.compression === 'hevc') {
     // sharp's bundled libvips decodes AVIF-coded HEIF only: HEVC is patent-encumbered and left out of it.
     throw new Error('HEIC photos coded with HEVC (as iPhones write them) are not supported: the image library has no HEVC decoder. Export the photo as JPEG (or AVIF) and upload that.');
@@ -131,7 +135,9 @@ function iccDescription(icc: Buffer): string {
       if (type === 'mluc') {
         const length = icc.readUInt32BE(at + 20);
         const offset = icc.readUInt32BE(at + 24);
-        return Buffer.from(icc.subarray(at + offset, at + offset + (Math.min(length, 512) & ~1))).swap16().toString('utf16le');
+        return Buffer.from(icc.subarray(at + offset, at + offset + (Math.min(length, 512) & ~1)))
+          .swap16()
+          .toString('utf16le');
       }
     }
   } catch {

@@ -69,7 +69,10 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
   for (const frame of frames) decoded.push(await decodeImage(frame.bytes, decodeOptions(frame, longEdge)));
   const sizes = new Set(decoded.map((d) => `${d.image.width}x${d.image.height}`));
   if (sizes.size > 1) throw new Error(`the frames of a bracket must have one size, got ${[...sizes].join(', ')}`);
-  const merged = await mergeBrackets(decoded.map((d) => d.image), { outputLongEdge: longEdge });
+  const merged = await mergeBrackets(
+    decoded.map((d) => d.image),
+    { outputLongEdge: longEdge },
+  );
   const reference = decoded[merged.referenceIndex]!;
   return {
     image: shareable(merged.image),
@@ -133,10 +136,7 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   if (crop) {
     const framed = await applyGeometry(image(), { straightenAngle: settings.straightenAngle, perspective: settings.perspective, crop: null });
     const { mode, aspectRatio } = crop;
-    settings.crop =
-      mode === 'portrait' || mode === 'headshot'
-        ? portraitCrop(framed, await detectFaces(framed), { mode, ...(aspectRatio ? { aspect: aspectRatio } : {}), image: framed })
-        : autoCrop(framed, { mode, aspect: aspectRatio });
+    settings.crop = mode === 'portrait' || mode === 'headshot' ? portraitCrop(framed, await detectFaces(framed), { mode, ...(aspectRatio ? { aspect: aspectRatio } : {}), image: framed }) : autoCrop(framed, { mode, aspect: aspectRatio });
   }
   return settings;
 }
@@ -182,11 +182,7 @@ async function finished(image: RgbImage, metadata: PhotoMetadata): Promise<Omit<
  * Profile flow edit: the settings as an XMP sidecar for the original, a rendered preview
  * for thumbnails, and for a merged bracket the merged image (the XMP applies to it).
  */
-export async function developSidecar(
-  frames: SourceFrame[],
-  edit: AutoEdit & { mergedName: string },
-  context: RenderContext = {},
-): Promise<Developed> {
+export async function developSidecar(frames: SourceFrame[], edit: AutoEdit & { mergedName: string }, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames);
   const settings = await automaticSettings(source, edit);
   const small = await shrunkSource(source, PREVIEW_LONG_EDGE);

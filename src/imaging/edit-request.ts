@@ -8,9 +8,7 @@ import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import Value from 'typebox/value';
 
-export const PHOTOGRAPHY_TYPES = [
-  'NO_TYPE', 'OTHER', 'PORTRAITS', 'WEDDING', 'REAL_ESTATE', 'LANDSCAPE_NATURE', 'EVENTS', 'FAMILY_NEWBORN', 'BOUDOIR', 'SPORTS', 'SCHOOL',
-] as const;
+export const PHOTOGRAPHY_TYPES = ['NO_TYPE', 'OTHER', 'PORTRAITS', 'WEDDING', 'REAL_ESTATE', 'LANDSCAPE_NATURE', 'EVENTS', 'FAMILY_NEWBORN', 'BOUDOIR', 'SPORTS', 'SCHOOL'] as const;
 export type PhotographyType = (typeof PHOTOGRAPHY_TYPES)[number];
 export const CROP_ASPECT_RATIOS = ['2X3', '4X5', '5X7'] as const;
 

@@ -33,10 +33,7 @@ export async function encodeJpeg(image: RgbImage, options: EncodeJpegOptions = {
   const { quality = 92, metadata, stripGps = false } = options;
   assertIntegerInRange(quality, 'quality', 1, 100);
   assertMetadata(metadata);
-  const jpeg = await sharp8(image)
-    .withIccProfile('srgb')
-    .jpeg({ quality })
-    .toBuffer();
+  const jpeg = await sharp8(image).withIccProfile('srgb').jpeg({ quality }).toBuffer();
   const layout = new TiffLayout();
   const exif = layout.finish(layout.placeIfd(placeExif(layout, metadata, { stripGps, width: image.width, height: image.height })));
   return withApp1(jpeg, exif);
@@ -74,9 +71,7 @@ export async function encodeTiff16(image: Image16, options: EncodeTiffOptions = 
   if (!reader.littleEndian) throw new Error('encodeTiff16: expected a little-endian TIFF from libvips');
   const layout = new TiffLayout(tiff);
   const ours = [...placeExif(layout, metadata, { stripGps, width: image.width, height: image.height }), { tag: ICC_PROFILE, type: 'UNDEFINED' as const, values: await srgbProfile() }];
-  const kept: CopiedTag[] = [...reader.ifd(reader.firstIfd).entries.values()]
-    .filter((e) => !ours.some((t) => t.tag === e.tag))
-    .map((e) => ({ tag: e.tag, typeCode: e.type, count: e.count, field: tiff.subarray(e.field, e.field + 4) }));
+  const kept: CopiedTag[] = [...reader.ifd(reader.firstIfd).entries.values()].filter((e) => !ours.some((t) => t.tag === e.tag)).map((e) => ({ tag: e.tag, typeCode: e.type, count: e.count, field: tiff.subarray(e.field, e.field + 4) }));
   return layout.finish(layout.placeIfd([...kept, ...ours]));
 }
 

@@ -32,7 +32,26 @@ export interface ToolKernels {
   widenRows(src: number, dst: number, count: number): void;
   boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
-  resampleRows(src: number, srcRow0: number, sw: number, sh: number, m0: number, m1: number, m2: number, m3: number, m4: number, m5: number, m6: number, m7: number, m8: number, slack: number, out: number, ow: number, j0: number, j1: number): void;
+  resampleRows(
+    src: number,
+    srcRow0: number,
+    sw: number,
+    sh: number,
+    m0: number,
+    m1: number,
+    m2: number,
+    m3: number,
+    m4: number,
+    m5: number,
+    m6: number,
+    m7: number,
+    m8: number,
+    slack: number,
+    out: number,
+    ow: number,
+    j0: number,
+    j1: number,
+  ): void;
 }
 
 function instantiate(file: string): unknown {

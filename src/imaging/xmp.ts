@@ -68,22 +68,33 @@ function rotate([x, y]: Point, degrees: number): Point {
 /** Displayed-image fractions to stored-pixel fractions for an EXIF orientation. */
 function toStored([x, y]: Point, orientation: number): Point {
   switch (orientation) {
-    case 2: return [1 - x, y];
-    case 3: return [1 - x, 1 - y];
-    case 4: return [x, 1 - y];
-    case 5: return [y, x];
-    case 6: return [y, 1 - x];
-    case 7: return [1 - y, 1 - x];
-    case 8: return [1 - y, x];
-    default: return [x, y];
+    case 2:
+      return [1 - x, y];
+    case 3:
+      return [1 - x, 1 - y];
+    case 4:
+      return [x, 1 - y];
+    case 5:
+      return [y, x];
+    case 6:
+      return [y, 1 - x];
+    case 7:
+      return [1 - y, 1 - x];
+    case 8:
+      return [1 - y, x];
+    default:
+      return [x, y];
   }
 }
 
 function toDisplayed([x, y]: Point, orientation: number): Point {
   switch (orientation) {
-    case 6: return [1 - y, x];
-    case 8: return [y, 1 - x];
-    default: return toStored([x, y], orientation);
+    case 6:
+      return [1 - y, x];
+    case 8:
+      return [y, 1 - x];
+    default:
+      return toStored([x, y], orientation);
   }
 }
 
@@ -148,7 +159,12 @@ function fromLightroomCrop(c: LrCrop, options: Omit<XmpOptions, 'isRaw'>): { str
   const br: Point = [(c.right - 0.5) * sw, (c.bottom - 0.5) * sh];
   const centre: Point = [(tl[0] + br[0]) / 2, (tl[1] + br[1]) / 2];
   const [hx, hy] = rotate([br[0] - centre[0], br[1] - centre[1]], -c.angle);
-  const corners = [[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]].map(([x, y]) => {
+  const corners = [
+    [-hx, -hy],
+    [hx, -hy],
+    [hx, hy],
+    [-hx, hy],
+  ].map(([x, y]) => {
     const [px, py] = rotate([x!, y!], c.angle);
     const [dx, dy] = toDisplayed([(centre[0] + px) / sw + 0.5, (centre[1] + py) / sh + 0.5], orientation);
     return rotate([(dx - 0.5) * width, (dy - 0.5) * height], clockwise);
@@ -241,7 +257,13 @@ export function toXmp(settings: DevelopSettings, options: XmpOptions): string {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d))).replace(/&amp;/g, '&');
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+    .replace(/&amp;/g, '&');
 }
 
 /** Every property of a namespace, from attributes (prefix:Name="v") and simple elements (<prefix:Name>v</prefix:Name>), whatever prefix the document binds to it. */

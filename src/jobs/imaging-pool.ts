@@ -186,4 +186,3 @@ export class ImagingPool implements ImagingEngine {
     return this.pool.destroy();
   }
 }
-

@@ -97,4 +97,3 @@ export async function copilotSource(input: { frames: FrameBytes[] }): Promise<Bu
   const source = await sourceImage(frames(input.frames), { maxLongEdge: COPILOT_PREVIEW_EDGE });
   return encodeTiff16(source.image, { metadata: source.metadata });
 }
-

@@ -117,25 +117,28 @@ export class DatabaseJobQueue implements JobQueue {
    */
   async releaseOrphans(): Promise<number> {
     const host = `${os.hostname()}:`;
-    const held = await this.db
-      .selectFrom('jobs')
-      .select(['id', 'locked_by'])
-      .where('state', '=', 'running')
-      .where('locked_by', 'like', `${host}%`)
-      .execute();
+    const held = await this.db.selectFrom('jobs').select(['id', 'locked_by']).where('state', '=', 'running').where('locked_by', 'like', `${host}%`).execute();
     const orphans = held.filter((j) => !pidAlive(Number(j.locked_by!.slice(host.length).split(':')[0])));
     if (orphans.length === 0) return 0;
     await this.db
       .updateTable('jobs')
       .set({ state: 'queued', locked_by: null, locked_until: null, updated_at: iso(new Date()) })
-      .where('id', 'in', orphans.map((j) => j.id))
+      .where(
+        'id',
+        'in',
+        orphans.map((j) => j.id),
+      )
       .where('state', '=', 'running')
       .execute();
     return orphans.length;
   }
 
   async counts(): Promise<Record<string, number>> {
-    const rows = await this.db.selectFrom('jobs').select(['state', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('state').execute();
+    const rows = await this.db
+      .selectFrom('jobs')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute();
     return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
   }
 }

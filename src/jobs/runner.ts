@@ -114,9 +114,12 @@ export class JobRunner {
         throw new PermanentJobError((err as Error).message);
       }
       if (job.takes > MAX_TAKES) throw new PermanentJobError(`the process running it stopped ${job.takes - 1} times before it finished (killed or crashed); given up`);
-      const beat = setInterval(() => {
-        this.queue.heartbeat(job, workerId, leaseSeconds).catch((err: unknown) => log.warn({ err, job: job.id }, 'lease renewal failed'));
-      }, (leaseSeconds * 1000) / 3);
+      const beat = setInterval(
+        () => {
+          this.queue.heartbeat(job, workerId, leaseSeconds).catch((err: unknown) => log.warn({ err, job: job.id }, 'lease renewal failed'));
+        },
+        (leaseSeconds * 1000) / 3,
+      );
       try {
         await handler.run(payload, job);
       } finally {

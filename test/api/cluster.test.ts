@@ -56,8 +56,7 @@ for (const engine of (await testEngines()).filter((e) => e.blobs === 's3')) {
         return res.json.data;
       };
       const rendered = async () => Number((await db.query(`select count(*) as n from outputs where kind = 'i2i' and state = 'done'`)).rows[0].n);
-      const holding = async (pid: number) =>
-        Number((await db.query(`select count(*) as n from jobs where state = 'running' and kind = 'i2i.render' and locked_by like $1`, [`%:${pid}:%`])).rows[0].n);
+      const holding = async (pid: number) => Number((await db.query(`select count(*) as n from jobs where state = 'running' and kind = 'i2i.render' and locked_by like $1`, [`%:${pid}:%`])).rows[0].n);
 
       // Kill a worker while it holds a photo, once others are delivered: mid-edit, whatever the machine's speed.
       const victim = workers[0]!;

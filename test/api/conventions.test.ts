@@ -129,9 +129,7 @@ for (const engine of await testEngines()) {
         for (const page of ['1000000000000000000000000000000', '9223372036854775808', '1e400']) {
           const res = await api.get(`${list}?page=${page}`);
           assert.equal(res.status, 422, `${list} page=${page}: ${res.text}`);
-          assert.deepEqual(res.json.detail, [
-            { type: 'less_than_equal', loc: ['query', 'page'], msg: 'Input should be less than or equal to 2147483647', input: page, ctx: { le: 2147483647 } },
-          ]);
+          assert.deepEqual(res.json.detail, [{ type: 'less_than_equal', loc: ['query', 'page'], msg: 'Input should be less than or equal to 2147483647', input: page, ctx: { le: 2147483647 } }]);
         }
         const last = await api.get(`${list}?page=2147483647&size=100`);
         assert.equal(last.status, 200, last.text);
@@ -150,7 +148,10 @@ for (const engine of await testEngines()) {
       for (const [path, loc] of nul) {
         const res = await api.get(path);
         assert.equal(res.status, 422, `${path}: ${res.text}`);
-        assert.deepEqual(res.json.detail.map((d: any) => [d.type, d.loc]), [['string_pattern_mismatch', loc]]);
+        assert.deepEqual(
+          res.json.detail.map((d: any) => [d.type, d.loc]),
+          [['string_pattern_mismatch', loc]],
+        );
       }
       for (const flow of ['/v1/i2i/projects', '/v1/projects']) {
         const created = await api.post(flow, { name: 'a\u0000b' });

@@ -147,7 +147,10 @@ for (const engine of await testEngines()) {
       assert.equal(v.status, 200, v.text);
       const before = await downloadAll((await api.get(`/v1/i2i/projects/${uuid}/get_temporary_download_links`)).json.data.files_list);
       const done = await api.post(`${base(uuid)}/finalize`, { project_source: 'I2I' });
-      assert.deepEqual(done.json.data.files_list.map((f: { file_name: string }) => f.file_name), ['S_1.jpg', 'S_2.jpg']);
+      assert.deepEqual(
+        done.json.data.files_list.map((f: { file_name: string }) => f.file_name),
+        ['S_1.jpg', 'S_2.jpg'],
+      );
       const after = await downloadAll((await api.get(`/v1/i2i/projects/${uuid}/get_temporary_download_links`)).json.data.files_list);
       assert.ok((await brightness(after['S_1.jpg']!)) < (await brightness(before['S_1.jpg']!)), 'the I2I download serves the finalized, darker image');
     });

@@ -101,7 +101,11 @@ for (const engine of await testEngines()) {
           await new Promise((r) => setTimeout(r, 300));
           await worker.kill();
           const delivered = (await api.get(`/v1/i2i/projects/${uuid}/get_temporary_download_links`)).json.data.files_list as Entry[];
-          assert.deepEqual(delivered.map((e) => e.file_name), names.slice(0, i), `the kill at ${name} came before it was delivered`);
+          assert.deepEqual(
+            delivered.map((e) => e.file_name),
+            names.slice(0, i),
+            `the kill at ${name} came before it was delivered`,
+          );
           Object.assign(early, await downloadAll(delivered.filter((e) => !(e.file_name in early))));
           worker = await startRetouch('worker', env);
           await render(name, 'running');
@@ -113,7 +117,11 @@ for (const engine of await testEngines()) {
       const item = await waitForEnd(api, `/v1/i2i/projects/${uuid}`);
       assert.deepEqual([item.status, item.number_of_images], ['Completed', PHOTOS]);
       const list = (await api.get(`/v1/i2i/projects/${uuid}/get_temporary_download_links`)).json.data.files_list as Entry[];
-      assert.deepEqual(list.map((f) => f.file_name), names, 'every photo, each once');
+      assert.deepEqual(
+        list.map((f) => f.file_name),
+        names,
+        'every photo, each once',
+      );
       const files = await downloadAll(list);
       assert.equal(Object.keys(early).length, PHOTOS - 1, 'every photo but the last was delivered before a kill');
       for (const [name, bytes] of Object.entries(early)) assert.ok(files[name]!.equals(bytes), `${name} unchanged by the kills`);

@@ -75,10 +75,7 @@ for (const engine of await testEngines()) {
       assert.ok(operations.length >= 35, `the document lists the API (${operations.length} operations)`);
       // Mostly projects of the operation's own flow, so that requests get past the lookup; Copilot takes both.
       const known: Record<string, (op: Operation) => string[]> = {
-        project_uuid: (op) =>
-          op.path.startsWith('/v1/i2i/')
-            ? [i2iDone, i2iDone, i2iFresh, foreign, crypto.randomUUID()]
-            : [regularDone, regularDone, regularFresh, i2iDone, foreign, crypto.randomUUID()],
+        project_uuid: (op) => (op.path.startsWith('/v1/i2i/') ? [i2iDone, i2iDone, i2iFresh, foreign, crypto.randomUUID()] : [regularDone, regularDone, regularFresh, i2iDone, foreign, crypto.randomUUID()]),
         filename: () => ['IMG_1.jpg', 'S_1.jpg'],
         upload_id: () => [upload.upload_id],
         project_name: () => ['fuzzed wedding'],
@@ -107,7 +104,10 @@ for (const engine of await testEngines()) {
       );
       agent.destroy();
       const fiveHundreds = [...byStatus].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0);
-      const statuses = [...byStatus].sort(([a], [b]) => a - b).map(([s, c]) => `${s}: ${c}`).join(', ');
+      const statuses = [...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([s, c]) => `${s}: ${c}`)
+        .join(', ');
       context.diagnostic(`${engine.label}: ${REQUESTS} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ${fiveHundreds} 5xx (${statuses}); load ${os.loadavg()[0]!.toFixed(2)}`);
       const list = [...faults].map(([key, f]) => `${key} (${f.count}x), e.g. ${f.example}`);
       assert.equal(list.length, 0, `faulty answers:\n${list.join('\n')}`);

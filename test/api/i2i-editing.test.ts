@@ -47,17 +47,23 @@ for (const engine of await testEngines()) {
       assert.match(item.thumbnail_src, /^http/);
 
       const links = await api.get(`${detail(uuid)}/get_temporary_download_links`);
-      assert.deepEqual(links.json.data.files_list.map((f: { file_name: string }) => f.file_name), ['IMG_1.jpg', 'IMG_2.jpg']);
+      assert.deepEqual(
+        links.json.data.files_list.map((f: { file_name: string }) => f.file_name),
+        ['IMG_1.jpg', 'IMG_2.jpg'],
+      );
       const files = await downloadAll(links.json.data.files_list);
       const meta = await sharp(files['IMG_2.jpg']).metadata();
       assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 320, 480]);
       for (const entry of links.json.data.files_list) assert.ok(new URL(entry.download_link).pathname.endsWith(`/${entry.file_name}`));
 
       const thumbs = await api.get(`${detail(uuid)}/get_temporary_thumbnail_links`);
-      assert.deepEqual(thumbs.json.data.files_list.map((f: { file_name: string; is_thumbnail: boolean }) => [f.file_name, f.is_thumbnail]), [
-        ['IMG_1.jpg', true],
-        ['IMG_2.jpg', true],
-      ]);
+      assert.deepEqual(
+        thumbs.json.data.files_list.map((f: { file_name: string; is_thumbnail: boolean }) => [f.file_name, f.is_thumbnail]),
+        [
+          ['IMG_1.jpg', true],
+          ['IMG_2.jpg', true],
+        ],
+      );
       const thumb = await request('GET', thumbs.json.data.files_list[0].thumbnail_link);
       assert.ok(Math.max((await sharp(thumb.body).metadata()).width!, 1) <= 512);
 
@@ -163,7 +169,11 @@ for (const engine of await testEngines()) {
       assert.equal(again.json.data.message, answers[0]!.json.data.message);
       const project = (await t.server.services.repos.projects.byUuid(uuid))!;
       const jobs = await t.server.services.db.kysely.selectFrom('jobs').select(['kind']).where('payload', 'like', `%"projectId":${project.id}}`).execute();
-      assert.deepEqual(jobs.map((j) => j.kind), ['i2i.plan'], 'one plan');
+      assert.deepEqual(
+        jobs.map((j) => j.kind),
+        ['i2i.plan'],
+        'one plan',
+      );
       assert.equal((await t.server.services.repos.outputs.list(project.id, 'i2i')).length, 2, 'one output per photo');
       assert.deepEqual((await api.get(detail(uuid))).json.data.ai_tools, [], 'the first request decided');
     });
@@ -215,7 +225,10 @@ for (const engine of await testEngines()) {
       assert.deepEqual(names, ['good.jpg']);
       const callback = JSON.parse((await receiver.next()).body);
       assert.equal(callback.status, 'Completed');
-      assert.deepEqual(callback.failed_files.map((f: { file_name: string }) => f.file_name), ['bad.jpg']);
+      assert.deepEqual(
+        callback.failed_files.map((f: { file_name: string }) => f.file_name),
+        ['bad.jpg'],
+      );
       assert.ok(callback.failed_files[0].error);
 
       const hopeless = await i2iProjectWith(api, { 'bad1.jpg': crypto.randomBytes(100), 'bad2.jpg': Buffer.from('not a photo') });
@@ -252,8 +265,15 @@ for (const engine of await testEngines()) {
       const project = (await repos.projects.byUuid(uuid))!;
       const keys = (await repos.outputs.list(project.id, 'i2i')).map((o) => `i2i.render:${o.id}`);
       const jobs = await db.kysely.selectFrom('jobs').select(['state', 'attempts']).where('key', 'in', keys).execute();
-      assert.deepEqual(jobs.map((j) => j.state), ['done', 'done']);
-      assert.equal(jobs.reduce((n, j) => n + j.attempts, 0), 2, 'each fault cost one retry');
+      assert.deepEqual(
+        jobs.map((j) => j.state),
+        ['done', 'done'],
+      );
+      assert.equal(
+        jobs.reduce((n, j) => n + j.attempts, 0),
+        2,
+        'each fault cost one retry',
+      );
     });
 
     test('the callback: payload, HMAC-SHA256 signature, and a retry after a failed delivery', async () => {
@@ -270,7 +290,10 @@ for (const engine of await testEngines()) {
       assert.equal(payload.project_uuid, uuid);
       assert.equal(payload.status, 'Completed');
       assert.equal(payload.number_of_images, 1);
-      assert.deepEqual(payload.files.map((f: { file_name: string }) => f.file_name), ['cb.jpg']);
+      assert.deepEqual(
+        payload.files.map((f: { file_name: string }) => f.file_name),
+        ['cb.jpg'],
+      );
       assert.equal((await request('GET', payload.files[0].download_link)).status, 200);
 
       const header = String(second.headers['x-retouch-signature']);

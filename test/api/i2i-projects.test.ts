@@ -2,19 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { startTestServer, testEngines } from '../support/server.js';
 
-const ITEM_KEYS = [
-  'ai_tools',
-  'created_at',
-  'customer_reference_id',
-  'export_status',
-  'name',
-  'number_of_images',
-  'profile',
-  'project_id',
-  'project_uuid',
-  'status',
-  'thumbnail_src',
-];
+const ITEM_KEYS = ['ai_tools', 'created_at', 'customer_reference_id', 'export_status', 'name', 'number_of_images', 'profile', 'project_id', 'project_uuid', 'status', 'thumbnail_src'];
 
 for (const engine of await testEngines()) {
   describe(`Smart Editing projects (${engine.label})`, async () => {
@@ -102,15 +90,25 @@ for (const engine of await testEngines()) {
 
       const page1 = await client.get('/v1/i2i/projects?size=2&page=1');
       assert.deepEqual(page1.json.data.pagination, { total: 5, size: 2, page: 1 });
-      assert.deepEqual(page1.json.data.projects.map((p: { name: string }) => p.name), ['Charlie beach', 'Bravo house']);
+      assert.deepEqual(
+        page1.json.data.projects.map((p: { name: string }) => p.name),
+        ['Charlie beach', 'Bravo house'],
+      );
       const beyond = await client.get('/v1/i2i/projects?size=2&page=9');
       assert.deepEqual(beyond.json.data.projects, []);
 
       const search = await client.get('/v1/i2i/projects?search=BEACH&sort_by=name');
-      assert.deepEqual(search.json.data.projects.map((p: { name: string }) => p.name), ['Alpha beach', 'Charlie beach', 'Echo_beach%']);
+      assert.deepEqual(
+        search.json.data.projects.map((p: { name: string }) => p.name),
+        ['Alpha beach', 'Charlie beach', 'Echo_beach%'],
+      );
       assert.equal(search.json.data.pagination.total, 3);
       const literal = await client.get(`/v1/i2i/projects?search=${encodeURIComponent('_beach%')}`);
-      assert.deepEqual(literal.json.data.projects.map((p: { name: string }) => p.name), ['Echo_beach%'], 'wildcards are literal');
+      assert.deepEqual(
+        literal.json.data.projects.map((p: { name: string }) => p.name),
+        ['Echo_beach%'],
+        'wildcards are literal',
+      );
 
       assert.equal((await client.get('/v1/i2i/projects?status=processing')).json.data.pagination.total, 5, 'new projects are Pending');
       assert.equal((await client.get('/v1/i2i/projects?status=completed')).json.data.pagination.total, 0);

@@ -15,8 +15,7 @@ for (const engine of await testEngines()) {
     const t = await startTestServer(engine);
     const { api } = t;
     const newProject = async () => (await api.post('/v1/i2i/projects', {})).json.data.project_uuid as string;
-    const linksFor = (uuid: string, files_list: unknown[], extra: Record<string, unknown> = {}) =>
-      api.post(`/v1/i2i/projects/${uuid}/get_temporary_upload_links`, { files_list, ...extra });
+    const linksFor = (uuid: string, files_list: unknown[], extra: Record<string, unknown> = {}) => api.post(`/v1/i2i/projects/${uuid}/get_temporary_upload_links`, { files_list, ...extra });
     const local = engine.blobs === 'local';
     /** Why the store refused a request: the embedded store's error message, or S3's error code. */
     const refusal = (res: { json: any; text: string }): string => (local ? res.json.error.message : /<Code>([^<]+)<\/Code>/.exec(res.text)![1]!);
@@ -26,7 +25,10 @@ for (const engine of await testEngines()) {
       const res = await linksFor(uuid, [{ file_name: 'IMG 1.jpg' }, { file_name: 'b.JPEG' }], { client_type: 'API' });
       assert.equal(res.status, 200, res.text);
       const files = res.json.data.files_list;
-      assert.deepEqual(files.map((f: { file_name: string }) => f.file_name), ['IMG 1.jpg', 'b.JPEG']);
+      assert.deepEqual(
+        files.map((f: { file_name: string }) => f.file_name),
+        ['IMG 1.jpg', 'b.JPEG'],
+      );
       for (const f of files) {
         assert.deepEqual(Object.keys(f), ['file_name', 'upload_link']);
         const url = new URL(f.upload_link);
@@ -226,7 +228,10 @@ for (const engine of await testEngines()) {
       const { upload_id, key, parts } = start.json.data;
       assert.equal(typeof upload_id, 'string');
       assert.equal(typeof key, 'string');
-      assert.deepEqual(parts.map((p: { part_number: number }) => p.part_number), [1, 2, 3]);
+      assert.deepEqual(
+        parts.map((p: { part_number: number }) => p.part_number),
+        [1, 2, 3],
+      );
 
       const chunks = [crypto.randomBytes(5 * MB), crypto.randomBytes(5 * MB), crypto.randomBytes(1000)];
       const complete = () => api.post(`/v1/i2i/projects/${uuid}/multipart_uploads/${upload_id}/complete`, { file_name: 'big.cr2' });

@@ -11,8 +11,7 @@ for (const engine of await testEngines()) {
     const t = await startTestServer(engine, { LINK_TTL_SECONDS: String(TTL_SECONDS) });
     const { api } = t;
     const local = engine.blobs === 'local';
-    const expired = (res: { status: number; json: any; text: string }) =>
-      res.status === 403 && (local ? res.json.error.message === 'This link has expired.' : /<Code>AccessDenied<\/Code>[\s\S]*expired/.test(res.text));
+    const expired = (res: { status: number; json: any; text: string }) => res.status === 403 && (local ? res.json.error.message === 'This link has expired.' : /<Code>AccessDenied<\/Code>[\s\S]*expired/.test(res.text));
 
     test('upload and download links the API hands out work until LINK_TTL_SECONDS have passed, and are refused after', async () => {
       const uuid = (await api.post('/v1/i2i/projects', {})).json.data.project_uuid;

@@ -68,7 +68,10 @@ for (const engine of await testEngines()) {
       for (const clientType of ['WEB', 'api', '']) {
         const other = await api.get(`/v1/projects?client_type=${clientType}`);
         assert.equal(other.status, 422, `client_type=${clientType}: an enum, as the reference types it`);
-        assert.deepEqual(other.json.detail.map((d: any) => [d.type, d.loc, d.msg]), [['enum', ['query', 'client_type'], "Input should be 'API'"]]);
+        assert.deepEqual(
+          other.json.detail.map((d: any) => [d.type, d.loc, d.msg]),
+          [['enum', ['query', 'client_type'], "Input should be 'API'"]],
+        );
       }
       assert.equal((await api.get(`/v1/i2i/projects/${uuid}`)).status, 404, 'not a Smart Editing project');
     });
@@ -241,8 +244,7 @@ for (const engine of await testEngines()) {
     test('HDR brackets grouped from EXIF: one XMP per group with its merged image; callbacks for edit and export', async () => {
       const receiver = await callbackReceiver();
       const scene = testScene(360, 240, 14);
-      const frame = (ev: number, second: number) =>
-        writeDng({ image: scene, exposure: ev, exposureBias: ev, exposureTime: 2 ** ev / 250, captureTime: `2026:11:22 10:00:0${second}`, make: 'Seed', model: 'Bracket' });
+      const frame = (ev: number, second: number) => writeDng({ image: scene, exposure: ev, exposureBias: ev, exposureTime: 2 ** ev / 250, captureTime: `2026:11:22 10:00:0${second}`, make: 'Seed', model: 'Bracket' });
       const uuid = await profileProjectWith(api, { 'H_1.dng': frame(-2, 0), 'H_2.dng': frame(0, 1), 'H_3.dng': frame(2, 2), 'LATER.dng': frame(0, 9) });
       assert.equal((await editProfileProject(api, uuid, { profile_key: rawProfile, hdr_merge: true, callback_url: receiver.url })).status, 200);
       assert.equal((await waitForStage(api, uuid, 'edit')).status, 'Completed');
@@ -254,7 +256,10 @@ for (const engine of await testEngines()) {
       await exportProject(api, uuid);
       const exportCallback = JSON.parse((await receiver.next()).body);
       assert.equal(exportCallback.stage, 'export');
-      assert.deepEqual(exportCallback.files.map((f: { file_name: string }) => f.file_name), ['H_2.jpg', 'LATER.jpg']);
+      assert.deepEqual(
+        exportCallback.files.map((f: { file_name: string }) => f.file_name),
+        ['H_2.jpg', 'LATER.jpg'],
+      );
     });
 
     test('HDR without EXIF or manifest, wider than the 1024 px preview, with window pull and perspective correction: grouped, merged, named after the middle exposure', async () => {
@@ -274,7 +279,13 @@ for (const engine of await testEngines()) {
       const files = (await api.get(`/v1/projects/${uuid}/edit/get_temporary_download_links`)).json.data.files_list;
       assert.deepEqual(files.map((f: { file_name: string }) => f.file_name).sort(), ['garden.xmp', 'room_3.jpg', 'room_3.xmp']);
       const merged = await downloadAll(files.filter((f: { file_name: string }) => f.file_name === 'room_3.jpg'));
-      assert.deepEqual(await sharp(merged['room_3.jpg']!).metadata().then((m) => [m.width, m.height]), [1280, 868], 'merged at full size');
+      assert.deepEqual(
+        await sharp(merged['room_3.jpg']!)
+          .metadata()
+          .then((m) => [m.width, m.height]),
+        [1280, 868],
+        'merged at full size',
+      );
       await exportProject(api, uuid);
       const exported = await waitForStage(api, uuid, 'export');
       assert.deepEqual([exported.status, exported.details], ['Completed', null]);

@@ -39,11 +39,9 @@ for (const engine of await testEngines()) {
         for (const [method, op] of Object.entries(methods)) {
           routes++;
           const query = op.parameters?.some((p) => p.in === 'query' && p.name === 'file_name') ? '?file_name=a.jpg' : '';
-          const url = (uuid: string) =>
-            `${t.url}${template.replace('{project_uuid}', uuid).replace('{upload_id}', 'u1').replace('{filename}', 'a.jpg')}${query}`;
+          const url = (uuid: string) => `${t.url}${template.replace('{project_uuid}', uuid).replace('{upload_id}', 'u1').replace('{filename}', 'a.jpg')}${query}`;
           const owned = projectOf[template.startsWith('/v1/i2i/') ? 'i2i' : 'regular'];
-          const send = (client: typeof api, uuid: string) =>
-            request(method.toUpperCase(), url(uuid), { headers: { 'x-api-key': client.apiKey!, 'content-type': 'application/json' }, body: JSON.stringify(bodyFor(template, method)) });
+          const send = (client: typeof api, uuid: string) => request(method.toUpperCase(), url(uuid), { headers: { 'x-api-key': client.apiKey!, 'content-type': 'application/json' }, body: JSON.stringify(bodyFor(template, method)) });
           const foreign = await send(stranger, owned);
           assert.deepEqual([foreign.status, foreign.json], [403, FORBIDDEN], `${method} ${template}: ${foreign.text}`);
           const unknown = await send(api, UNKNOWN);

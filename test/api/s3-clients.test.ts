@@ -23,13 +23,10 @@ describe('standard S3 clients share the bucket with retouch (s3cmd, curl)', asyn
   });
   const s3cmdConfig = path.join(dir, 's3cfg');
   const host = new URL(s3.endpoint).host;
-  fs.writeFileSync(
-    s3cmdConfig,
-    `[default]\naccess_key = ${s3.accessKeyId}\nsecret_key = ${s3.secretAccessKey}\nhost_base = ${host}\nhost_bucket = ${host}\nuse_https = False\nsignature_v2 = False\nbucket_location = ${s3.region}\n`,
-  );
+  fs.writeFileSync(s3cmdConfig, `[default]\naccess_key = ${s3.accessKeyId}\nsecret_key = ${s3.secretAccessKey}\nhost_base = ${host}\nhost_bucket = ${host}\nuse_https = False\nsignature_v2 = False\nbucket_location = ${s3.region}\n`);
   const s3cmd = (...args: string[]) => run('s3cmd', ['-c', s3cmdConfig, ...args]);
 
-  test('curl -T puts a photo through retouch\'s presigned link with an empty Content-Type; s3cmd reads what retouch delivered', async () => {
+  test("curl -T puts a photo through retouch's presigned link with an empty Content-Type; s3cmd reads what retouch delivered", async () => {
     const photo = path.join(dir, 'IMG_1.jpg');
     fs.writeFileSync(photo, await jpegOf(testScene(160, 120, 7)));
     const { project_uuid: uuid } = (await t.api.post('/v1/i2i/projects', {})).json.data;

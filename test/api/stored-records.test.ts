@@ -10,7 +10,7 @@ for (const engine of await testEngines()) {
     const { api } = t;
     const { repos, db, queue, workSignal } = t.server.services;
 
-    test("a profile whose stored style is corrupt fails the edit at once, the status saying which record and why", async () => {
+    test('a profile whose stored style is corrupt fails the edit at once, the status saying which record and why', async () => {
       const account = (await repos.accounts.list()).at(-1)!;
       const broken = await repos.profiles.insert({
         account_id: account.id,

@@ -9,7 +9,6 @@ import { WEB_APP_DIR, webAppRoutes } from '../../src/http/web-app.js';
 import { request } from '../support/http.js';
 import { sqlite, startTestServer } from '../support/server.js';
 
-
 describe('the web app at /', async () => {
   const t = await startTestServer(sqlite);
   const get = (p: string, headers: Record<string, string> = {}) => request('GET', `${t.url}${p}`, { headers });
@@ -57,10 +56,16 @@ describe('the web app at /', async () => {
   test('a server whose web app was not built says so in its log and serves no page', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-no-web-'));
     const lines: string[] = [];
-    const app = Fastify({ logger: { stream: new Writable({ write: (c, _e, done) => {
-          lines.push(String(c));
-          done();
-        } }) } });
+    const app = Fastify({
+      logger: {
+        stream: new Writable({
+          write: (c, _e, done) => {
+            lines.push(String(c));
+            done();
+          },
+        }),
+      },
+    });
     await app.register(webAppRoutes, { root: empty });
     const res = await app.inject({ method: 'GET', url: '/' });
     assert.equal(res.statusCode, 404);

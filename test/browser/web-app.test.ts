@@ -8,7 +8,6 @@ import { browserSkipReason, decoded, dropFiles, launchBrowser, overflowsSideways
 import { jpegOf, testScene } from '../support/photos.js';
 import { type TestServer, sqlite, startTestServer } from '../support/server.js';
 
-
 async function photos(names: string[]): Promise<Record<string, Buffer>> {
   const files: Record<string, Buffer> = {};
   for (const [i, name] of names.entries()) files[name] = await jpegOf(testScene(480, 320, i + 1));

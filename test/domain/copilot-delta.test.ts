@@ -44,7 +44,12 @@ describe('applyCopilotDelta: sliders', () => {
 describe('applyCopilotDelta: operations', () => {
   it('crops to an aspect ratio in pixels, centred, inside the current crop', () => {
     assert.equal(apply(base, { ops: [{ crop: { aspect: '3:2' } }] }).settings.crop, null, 'the frame is already 3:2');
-    for (const [aspect, value] of [['4:5', 0.8], ['1:1', 1], ['16:9', 16 / 9], ['2:3', 2 / 3]] as const) {
+    for (const [aspect, value] of [
+      ['4:5', 0.8],
+      ['1:1', 1],
+      ['16:9', 16 / 9],
+      ['2:3', 2 / 3],
+    ] as const) {
       const crop = apply(base, { ops: [{ crop: { aspect } }] }).settings.crop!;
       assert.ok(Math.abs(pixelRatio(crop) - value) < 1e-9, `${aspect}: ${pixelRatio(crop)}`);
       assert.ok(Math.abs((crop.left + crop.right) / 2 - 0.5) < 1e-9 && Math.abs((crop.top + crop.bottom) / 2 - 0.5) < 1e-9);

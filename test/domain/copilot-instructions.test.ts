@@ -175,7 +175,7 @@ describe('interpretInstruction: intensities', () => {
     });
   }
 
-  it('default amounts are photographers\' steps', () => {
+  it("default amounts are photographers' steps", () => {
     assert.ok(edit('brighter').adjust.exposure! >= 0.3 && edit('brighter').adjust.exposure! <= 0.5);
     assert.ok(Math.abs(edit('a lot brighter').adjust.exposure! - 1) <= 0.2);
     assert.ok(edit('warmer').adjust.temperature! >= 500 && edit('warmer').adjust.temperature! <= 800);

@@ -67,7 +67,7 @@ describe('interpretWithModel against a fake OpenAI-compatible server', () => {
     assert.equal(JSON.parse(messages[1]!.content).current_settings.temperature, settings.temperature);
   });
 
-  it('takes the model\'s refusal of an unrealistic request', async () => {
+  it("takes the model's refusal of an unrealistic request", async () => {
     reply = { body: completion({ kind: 'unrealistic', reason: 'adds an object', adjust: nulls, ops: [] }) };
     const read = await interpretWithModel('put a hat on him', { settings }, config);
     assert.deepEqual(read, { kind: 'unrealistic', reason: 'adds an object', source: 'model' });

@@ -30,6 +30,9 @@ describe('AI tools', () => {
   });
 
   it('an unknown tool id names the valid ones', () => {
-    assert.throws(() => toolDelta('MAKE_IT_ART'), (err: Error) => AI_TOOL_IDS.every((id) => err.message.includes(id)));
+    assert.throws(
+      () => toolDelta('MAKE_IT_ART'),
+      (err: Error) => AI_TOOL_IDS.every((id) => err.message.includes(id)),
+    );
   });
 });

@@ -21,9 +21,18 @@ test('IPv4-mapped addresses are judged by their IPv4 in every spelling', () => {
 
 test('IPv4-compatible, NAT64 and 6to4 addresses carrying a private IPv4 are private', () => {
   const privateOnes = [
-    '::7f00:1', '::127.0.0.1', '::10.0.0.1', '::a9fe:a9fe',
-    '64:ff9b::7f00:1', '64:ff9b::127.0.0.1', '64:ff9b::a9fe:a9fe', '64:ff9b:0:0:0:0:c0a8:101',
-    '2002:7f00:1::', '2002:7f00:0001::1', '2002:a9fe:a9fe::1', '2002:c0a8:0101:1::',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::10.0.0.1',
+    '::a9fe:a9fe',
+    '64:ff9b::7f00:1',
+    '64:ff9b::127.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:0:0:0:0:c0a8:101',
+    '2002:7f00:1::',
+    '2002:7f00:0001::1',
+    '2002:a9fe:a9fe::1',
+    '2002:c0a8:0101:1::',
     '64:ff9b:1::1',
   ];
   for (const address of privateOnes) assert.equal(isPrivateAddress(address), true, address);

@@ -32,7 +32,10 @@ describe('stored records', () => {
   });
 
   test('a record that is not what its schema says is refused, naming the row and the field', () => {
-    assert.throws(() => editRequestRecord.decode('{"hdr_merge":"yes","perspective_correction":false,"sky_replacement":false,"sky_replacement_template_id":null}', 'project 5'), corrupt(/Cannot read the edit request of project 5: \/hdrMerge must be boolean/));
+    assert.throws(
+      () => editRequestRecord.decode('{"hdr_merge":"yes","perspective_correction":false,"sky_replacement":false,"sky_replacement_template_id":null}', 'project 5'),
+      corrupt(/Cannot read the edit request of project 5: \/hdrMerge must be boolean/),
+    );
     assert.throws(() => editRequestRecord.decode('{"version":2,"hdrMerge":true}', 'project 5'), corrupt(/project 5: .*perspectiveCorrection/));
     assert.throws(() => jobPayloads.output.decode('{"outputId":3,"projectId":4}', 'job 1'), corrupt(/job 1: \/ must not have additional properties \(projectId\)/));
     assert.throws(() => outputSources.decode('{"sources":[]}', 'output 2'), corrupt(/Cannot read the sources of output 2: \/ must be array/));
@@ -42,8 +45,20 @@ describe('stored records', () => {
 
   test('a profile edit stored with the API names (version 1) reads as the EditRequest the route builds today', () => {
     const wire = {
-      photography_type: 'REAL_ESTATE', crop: false, straighten: true, hdr_merge: true, portrait_crop: false, headshot_crop: false, smooth_skin: false, subject_mask: false,
-      perspective_correction: false, sky_replacement: true, sky_replacement_template_id: 4, window_pull: true, crop_aspect_ratio: '4X5', hdr_output_compression: 'LOSSLESS',
+      photography_type: 'REAL_ESTATE',
+      crop: false,
+      straighten: true,
+      hdr_merge: true,
+      portrait_crop: false,
+      headshot_crop: false,
+      smooth_skin: false,
+      subject_mask: false,
+      perspective_correction: false,
+      sky_replacement: true,
+      sky_replacement_template_id: 4,
+      window_pull: true,
+      crop_aspect_ratio: '4X5',
+      hdr_output_compression: 'LOSSLESS',
     } as const;
     const request = editRequestRecord.decode(JSON.stringify({ version: 1, ...wire }), 'project 8');
     assert.deepEqual(request, editRequestFromWire(wire));

@@ -32,7 +32,12 @@ describe('colour', () => {
   });
 
   it('finds back the white of a light from its colour', () => {
-    for (const [t, tint] of [[2500, 0], [4500, -10], [9000, 20], [30000, 5]] as const) {
+    for (const [t, tint] of [
+      [2500, 0],
+      [4500, -10],
+      [9000, 20],
+      [30000, 5],
+    ] as const) {
       const light = applyToVector(invert(whiteBalanceMatrix(t, tint)), [1, 1, 1]);
       const w = whiteFromIlluminant(light);
       assert.ok(Math.abs(1e6 / w.temperature - 1e6 / t) < 0.5, `${t} -> ${w.temperature}`);

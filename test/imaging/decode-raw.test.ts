@@ -10,10 +10,30 @@ import { writeDng } from '../support/dng.js';
 
 /** 24 sRGB patches (8-bit), colour-checker-like: skin, sky, foliage, primaries, greys. */
 const colours = [
-  [115, 82, 68], [194, 150, 130], [98, 122, 157], [87, 108, 67], [133, 128, 177], [103, 189, 170],
-  [214, 126, 44], [80, 91, 166], [193, 90, 99], [94, 60, 108], [157, 188, 64], [224, 163, 46],
-  [56, 61, 150], [70, 148, 73], [175, 54, 60], [231, 199, 31], [187, 86, 149], [8, 133, 161],
-  [243, 243, 242], [200, 200, 200], [160, 160, 160], [122, 122, 121], [85, 85, 85], [52, 52, 52],
+  [115, 82, 68],
+  [194, 150, 130],
+  [98, 122, 157],
+  [87, 108, 67],
+  [133, 128, 177],
+  [103, 189, 170],
+  [214, 126, 44],
+  [80, 91, 166],
+  [193, 90, 99],
+  [94, 60, 108],
+  [157, 188, 64],
+  [224, 163, 46],
+  [56, 61, 150],
+  [70, 148, 73],
+  [175, 54, 60],
+  [231, 199, 31],
+  [187, 86, 149],
+  [8, 133, 161],
+  [243, 243, 242],
+  [200, 200, 200],
+  [160, 160, 160],
+  [122, 122, 121],
+  [85, 85, 85],
+  [52, 52, 52],
 ] as const;
 const patch = 24;
 
@@ -49,7 +69,11 @@ function patchErrors(decoded: Image16, expected: (i: number, k: number) => numbe
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-for (const [bits, cfa] of [[12, 'RGGB'], [14, 'BGGR'], [16, 'RGGB']] as const) {
+for (const [bits, cfa] of [
+  [12, 'RGGB'],
+  [14, 'BGGR'],
+  [16, 'RGGB'],
+] as const) {
   test(`a ${bits}-bit ${cfa} DNG decodes back to its colour patches`, async () => {
     const image = patchImage();
     const decoded = await decodeImage(writeDng({ image, bits, cfa }), { fileName: 'patches.dng' });
@@ -86,12 +110,18 @@ test('a daylight as-shot balance reads as D65: ~6504 K, tint about +10 as Adobe 
   assert.ok(Math.abs(white.x - 0.3127) < 0.002 && Math.abs(white.y - 0.329) < 0.002, `xy ${white.x}, ${white.y}`);
   assert.ok(Math.abs(white.temperature - 6504) < 100, `temperature ${white.temperature.toFixed(0)} K`);
   assert.ok(white.tint > 5 && white.tint < 15, `tint ${white.tint.toFixed(1)}`);
-  assert.deepEqual(decoded.rawInfo!.asShotMultipliers!.map((v) => Math.round(v * 100) / 100), [2, 1, 1.5]);
+  assert.deepEqual(
+    decoded.rawInfo!.asShotMultipliers!.map((v) => Math.round(v * 100) / 100),
+    [2, 1, 1.5],
+  );
 });
 
 test('temperatureTint follows the Planckian locus', () => {
   // Planckian chromaticities (Kim et al. cubic spline) at 3000 K and 5000 K: tint ~0 there.
-  for (const [x, y, kelvin] of [[0.43693, 0.40407, 3000], [0.34510, 0.35162, 5000]] as const) {
+  for (const [x, y, kelvin] of [
+    [0.43693, 0.40407, 3000],
+    [0.3451, 0.35162, 5000],
+  ] as const) {
     const { temperature, tint } = temperatureTint(x, y);
     assert.ok(Math.abs(temperature - kelvin) < kelvin * 0.01, `${temperature.toFixed(0)} K for ${kelvin} K`);
     assert.ok(Math.abs(tint) < 2, `tint ${tint.toFixed(2)} at ${kelvin} K`);

@@ -34,7 +34,10 @@ function compare(a: Uint16Array, b: Uint8Array | Uint16Array, scale: number): { 
 }
 
 describe('develop kernel (WebAssembly, SIMD) against the plain JavaScript pass', () => {
-  for (const [name, image] of [['noise', noise(37, 23)], ['a scene', testScene(161, 97, 5)]] as const) {
+  for (const [name, image] of [
+    ['noise', noise(37, 23)],
+    ['a scene', testScene(161, 97, 5)],
+  ] as const) {
     for (const [label, sliders] of SLIDERS) {
       const settings = { ...defaultSettings(), ...sliders };
       const plan = planDevelop(image, settings);
@@ -62,7 +65,12 @@ describe('develop kernel (WebAssembly, SIMD) against the plain JavaScript pass',
         const whole = new Uint16Array(image.data.length);
         developRows(plan, image.data, whole, image.width, image.height, 0, image.height);
         const banded = new Uint16Array(image.data.length);
-        for (const [y0, y1] of [[0, 5], [5, 6], [6, image.height]] as const) developRows(plan, image.data, banded, image.width, image.height, y0, y1);
+        for (const [y0, y1] of [
+          [0, 5],
+          [5, 6],
+          [6, image.height],
+        ] as const)
+          developRows(plan, image.data, banded, image.width, image.height, y0, y1);
         assert.deepEqual(banded, whole);
       });
     }

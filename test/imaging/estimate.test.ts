@@ -39,7 +39,7 @@ function landscapeScene(): Image16 {
     const t = 0.85 + 0.3 * rnd();
     if (x >= 200 && x < 320 && y >= 95 && y < 165) return x % 40 < 8 ? [0.05 * t, 0.05 * t, 0.05 * t] : [0.7 * t, 0.7 * t, 0.68 * t];
     if (y < 90) {
-      const cloud = Math.exp(-(((x - 250) / 50) ** 2) - (((y - 40) / 18) ** 2));
+      const cloud = Math.exp(-(((x - 250) / 50) ** 2) - ((y - 40) / 18) ** 2);
       const h = y / 90;
       const sky: Rgb = [0.18 + 0.25 * h, 0.3 + 0.25 * h, 0.75 + 0.1 * h];
       return [sky[0] + (0.92 - sky[0]) * cloud, sky[1] + (0.92 - sky[1]) * cloud, sky[2] + (0.92 - sky[2]) * cloud];
@@ -100,7 +100,7 @@ describe('estimate', () => {
     assert.ok(Math.abs(stops(out)) < 0.6 * Math.abs(stops(degraded)), `brightness ${stops(degraded)} → ${stops(out)} stops from the original`);
   });
 
-  it('guards: a correction the bagged models disagree on, or one within the model\'s error, is made gentler', () => {
+  it("guards: a correction the bagged models disagree on, or one within the model's error, is made gentler", () => {
     const mean = { illuminantU: 0.2, illuminantV: -0.3, exposure: 1, logContrast: -0.2, logSaturation: -0.2, blackLift: 0.005 };
     const typical = { illuminantU: 0.01, illuminantV: 0.01, exposure: 0.05, logContrast: 0.01, logSaturation: 0.01, blackLift: 0.0003 };
     const rmse = { illuminantU: 0.15, illuminantV: 0.25, exposure: 0.6, logContrast: 0.17, logSaturation: 0.17, blackLift: 0.004 };
@@ -136,7 +136,11 @@ describe('estimate', () => {
   });
 
   it('is not pulled by a scene dominated by one colour', () => {
-    for (const [name, scene] of [['grass with a grey wall', grassScene(0.12)], ['grass only', grassScene(0)], ['blue sky', skyScene()]] as const) {
+    for (const [name, scene] of [
+      ['grass with a grey wall', grassScene(0.12)],
+      ['grass only', grassScene(0)],
+      ['blue sky', skyScene()],
+    ] as const) {
       const s = estimate(scene);
       assert.ok(whiteShift(s.temperature) < 15, `${name}: ${s.temperature} K`);
       assert.ok(Math.abs(s.tint) < 5, `${name}: tint ${s.tint}`);

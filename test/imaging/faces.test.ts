@@ -29,7 +29,10 @@ test('finds small and large faces, and two faces side by side', async () => {
   for (const width of [40, 160]) {
     const { image, truth } = portrait(width, SKIN_TONES.medium, 3);
     const faces = await detectFaces(image);
-    assert.ok(faces.some((f) => boxIou(f, truth) >= 0.5), `width ${width}: ${JSON.stringify(faces)} vs ${JSON.stringify(truth)}`);
+    assert.ok(
+      faces.some((f) => boxIou(f, truth) >= 0.5),
+      `width ${width}: ${JSON.stringify(faces)} vs ${JSON.stringify(truth)}`,
+    );
   }
   const canvas = new Canvas(480, 260);
   canvas.texture([0.5, 0.5, 0.55], 0.3, 14, seededRandom(5));
@@ -37,7 +40,11 @@ test('finds small and large faces, and two faces side by side', async () => {
   const right = paintHead(canvas, 350, 120, { faceWidth: 80, skin: SKIN_TONES.light! });
   const faces = await detectFaces(canvas.toImage16());
   assert.equal(faces.length, 2, JSON.stringify(faces));
-  for (const truth of [left, right]) assert.ok(faces.some((f) => boxIou(f, truth) >= 0.5), `${JSON.stringify(truth)} not in ${JSON.stringify(faces)}`);
+  for (const truth of [left, right])
+    assert.ok(
+      faces.some((f) => boxIou(f, truth) >= 0.5),
+      `${JSON.stringify(truth)} not in ${JSON.stringify(faces)}`,
+    );
 });
 
 test('rejects skin-coloured regions without the face pattern', async () => {

@@ -60,7 +60,10 @@ describe('aspect crops', () => {
   });
 
   it('centres the window when nothing stands out', () => {
-    const crop = autoCrop(paint(600, 300, () => [0.5, 0.5, 0.5]), { mode: 'aspect', aspect: '2X3' });
+    const crop = autoCrop(
+      paint(600, 300, () => [0.5, 0.5, 0.5]),
+      { mode: 'aspect', aspect: '2X3' },
+    );
     assert.ok(Math.abs(crop.left + crop.right - 1) < 0.01, JSON.stringify(crop));
   });
 });

@@ -26,8 +26,16 @@ function expectedOffsets(shifts: [number, number][], reference: number) {
 
 test('median-threshold alignment recovers known shifts between differently exposed frames', () => {
   for (const shifts of [
-    [[3, -2], [0, 0], [-4, 5]],
-    [[-5, -5], [1, 2], [6, 0]],
+    [
+      [3, -2],
+      [0, 0],
+      [-4, 5],
+    ],
+    [
+      [-5, -5],
+      [1, 2],
+      [6, 0],
+    ],
   ] as [number, number][][]) {
     const frames = bracket(320, 240, shifts);
     const offsets = alignFrames(frames.map(lumaOf), 1);
@@ -36,7 +44,11 @@ test('median-threshold alignment recovers known shifts between differently expos
 });
 
 test('mergeBrackets reports offsets in input pixels when it works at a smaller size', async () => {
-  const shifts: [number, number][] = [[6, -4], [0, 0], [-8, 2]];
+  const shifts: [number, number][] = [
+    [6, -4],
+    [0, 0],
+    [-8, 2],
+  ];
   const frames = bracket(320, 240, shifts);
   const result = await mergeBrackets(frames, { outputLongEdge: 160 });
   assert.equal(result.referenceIndex, 1);
@@ -45,12 +57,20 @@ test('mergeBrackets reports offsets in input pixels when it works at a smaller s
   // The darkest frame comes back aligned at the output size: the −2 EV frame's own content, on the reference's grid.
   assert.equal(result.darkestIndex, 0);
   assert.deepEqual([result.darkFrame.width, result.darkFrame.height], [160, 120]);
-  const unshifted = await mergeBrackets(bracket(320, 240, [[0, 0], [0, 0], [0, 0]]), { outputLongEdge: 160 });
-  const inside = (im: typeof result.darkFrame) => im.data.filter((_, i) => {
-    const x = (i / 3) % 160;
-    const y = Math.floor(i / 480);
-    return x >= 8 && x < 152 && y >= 8 && y < 112;
-  });
+  const unshifted = await mergeBrackets(
+    bracket(320, 240, [
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ]),
+    { outputLongEdge: 160 },
+  );
+  const inside = (im: typeof result.darkFrame) =>
+    im.data.filter((_, i) => {
+      const x = (i / 3) % 160;
+      const y = Math.floor(i / 480);
+      return x >= 8 && x < 152 && y >= 8 && y < 112;
+    });
   const a = inside(result.darkFrame);
   const b = inside(unshifted.darkFrame);
   const meanDiff = a.reduce((sum, v, i) => sum + Math.abs(v - b[i]!), 0) / a.length / 65535;
@@ -63,7 +83,11 @@ test('mergeBrackets reports offsets in input pixels when it works at a smaller s
 });
 
 test('shifted frames are filled at the edges with the reference mapped to their exposure', () => {
-  const shifts: [number, number][] = [[0, 0], [0, 0], [5, -4]];
+  const shifts: [number, number][] = [
+    [0, 0],
+    [0, 0],
+    [5, -4],
+  ];
   const frames = bracket(200, 160, shifts);
   const luma = lumaOf(frames[2]!);
   const offset = { dx: -5, dy: 4 };
@@ -71,7 +95,11 @@ test('shifted frames are filled at the edges with the reference mapped to their 
   assert.deepEqual(shifted.valid, { x: 5, y: 0, width: 195, height: 156 });
   fillUncovered(shifted, frames[1]!, transferBetween(sampleFrame(frames[1]!, 1), sampleFrame(shifted.image, 1)));
   // Where the frame saw the scene, shifting must reproduce it exactly (an unshifted crop).
-  const truth = bracket(200, 160, [[0, 0], [0, 0], [0, 0]])[2]!;
+  const truth = bracket(200, 160, [
+    [0, 0],
+    [0, 0],
+    [0, 0],
+  ])[2]!;
   let inside = 0;
   let edge = 0;
   let edgeCount = 0;

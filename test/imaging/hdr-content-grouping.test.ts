@@ -73,15 +73,14 @@ test('content grouping takes upload order as a hint: interleaved uploads of two 
     await candidate('5.jpg', await photo(scenes[1]!, 2, 2, -5)),
     await candidate('6.jpg', await photo(scenes[0]!, 2, 5, 5)),
   ];
-  assert.deepEqual(groupBrackets(frames), [['1.jpg', '3.jpg', '6.jpg'], ['2.jpg', '4.jpg', '5.jpg']]);
+  assert.deepEqual(groupBrackets(frames), [
+    ['1.jpg', '3.jpg', '6.jpg'],
+    ['2.jpg', '4.jpg', '5.jpg'],
+  ]);
 });
 
 test('a bracket uploaded -2, +2, 0 EV groups once its middle frame links the extremes', async () => {
-  const frames = [
-    await candidate('x1.jpg', await photo(scenes[2]!, -2, 5, 0)),
-    await candidate('x2.jpg', await photo(scenes[2]!, 2, 0, 6)),
-    await candidate('x3.jpg', await photo(scenes[2]!, 0)),
-  ];
+  const frames = [await candidate('x1.jpg', await photo(scenes[2]!, -2, 5, 0)), await candidate('x2.jpg', await photo(scenes[2]!, 2, 0, 6)), await candidate('x3.jpg', await photo(scenes[2]!, 0))];
   assert.deepEqual(groupBrackets(frames), [['x1.jpg', 'x2.jpg', 'x3.jpg']]);
   assert.equal(middleFrame(frames), 'x3.jpg');
 });
@@ -98,7 +97,11 @@ test('near-duplicates are not merged: one room from several spots, repeated expo
   const repeats = [await candidate('r1.jpg', await photo(scenes[1]!, 0)), await candidate('r2.jpg', await photo(scenes[1]!, 0.1, 3, 2)), await candidate('r3.jpg', await photo(scenes[1]!, -0.1, -2, 1))];
   // Different scenes whose exposures differ as a bracket's would.
   const others = [await candidate('o1.jpg', await photo(scenes[0]!, -2)), await candidate('o2.jpg', await photo(scenes[1]!, 0)), await candidate('o3.jpg', await photo(scenes[2]!, 2))];
-  for (const series of [spots, repeats, others]) assert.deepEqual(groupBrackets(series), series.map((f) => [f.fileName]));
+  for (const series of [spots, repeats, others])
+    assert.deepEqual(
+      groupBrackets(series),
+      series.map((f) => [f.fileName]),
+    );
 });
 
 test('with EXIF exposures but no capture times, neighbouring scenes are merged only when the pixels agree', async () => {

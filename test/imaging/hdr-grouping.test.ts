@@ -105,7 +105,10 @@ test('runs shorter than minFrames become single frames', () => {
 
 test('middle and darkest frame of a group by exposure', () => {
   const group = [shot('0.jpg', 0, 0), shot('m2.jpg', 0.3, -2), shot('p2.jpg', 0.6, 2), shot('m1.jpg', 0.9, -1), shot('p1.jpg', 1.2, 1)];
-  assert.deepEqual(exposureOrder(group).map((f) => f.fileName), ['m2.jpg', 'm1.jpg', '0.jpg', 'p1.jpg', 'p2.jpg']);
+  assert.deepEqual(
+    exposureOrder(group).map((f) => f.fileName),
+    ['m2.jpg', 'm1.jpg', '0.jpg', 'p1.jpg', 'p2.jpg'],
+  );
   assert.equal(middleFrame(group), '0.jpg');
   assert.equal(darkestFrame(group), 'm2.jpg');
   // Manual-mode brackets: the bias stays 0, the exposure time tells.

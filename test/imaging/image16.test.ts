@@ -6,7 +6,8 @@ import { seededRandom } from '../../src/imaging/random.js';
 describe('image16Of', () => {
   it('widens every 8-bit sample exactly (v × 257), past the kernel chunk and a length not a multiple of 16', () => {
     const rand = seededRandom(5);
-    const width = 701, height = 503;
+    const width = 701,
+      height = 503;
     const data = Uint8Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 256));
     data[0] = 255;
     data[data.length - 1] = 254;

@@ -189,7 +189,10 @@ describe('render', () => {
         assert.deepEqual(banded.data, inline);
         if ((await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0)) break;
       }
-      assert.ok((await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0), 'the other threads took bands');
+      assert.ok(
+        (await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0),
+        'the other threads took bands',
+      );
     } finally {
       await Promise.all(helpers.map((h) => h.worker.terminate()));
     }

@@ -66,7 +66,8 @@ test('smoothSkin scales with strength, keeps eyes sharp, and does nothing withou
   // Iris of the left eye: an edge region the mask protects.
   const eye = { x: face.x + Math.round(face.width * 0.25), y: face.y + Math.round(face.height * 0.35), width: Math.round(face.width * 0.1), height: Math.round(face.height * 0.06) };
   let eyeChange = 0;
-  for (let y = eye.y; y < eye.y + eye.height; y++) for (let x = eye.x; x < eye.x + eye.width; x++) for (let c = 0; c < 3; c++) eyeChange = Math.max(eyeChange, Math.abs(strong.data[(y * image.width + x) * 3 + c]! - image.data[(y * image.width + x) * 3 + c]!));
+  for (let y = eye.y; y < eye.y + eye.height; y++)
+    for (let x = eye.x; x < eye.x + eye.width; x++) for (let c = 0; c < 3; c++) eyeChange = Math.max(eyeChange, Math.abs(strong.data[(y * image.width + x) * 3 + c]! - image.data[(y * image.width + x) * 3 + c]!));
   assert.ok(eyeChange < 0.03 * 65535, `eye pixels moved by up to ${eyeChange}`);
   assert.deepEqual((await smoothSkin(image, 80, { faces: [] })).data, image.data);
   assert.deepEqual((await smoothSkin(image, 0, { faces: [face] })).data, image.data);

@@ -9,7 +9,8 @@ import { applyGuidedReference } from '../support/tools-reference.js';
 describe('boxMean', () => {
   it('equals the brute-force window mean, borders included', () => {
     const rand = seededRandom(3);
-    const width = 23, height = 17;
+    const width = 23,
+      height = 17;
     const src = Float32Array.from({ length: width * height }, () => rand());
     for (const radius of [0, 1, 4, 30]) {
       const fast = boxMean(src, width, height, radius);
@@ -33,7 +34,9 @@ describe('boxMean', () => {
 describe('fast guided filter', () => {
   it('snaps a coarse, misplaced mask to the full-resolution edge of the guide', async () => {
     // Full size 400 × 100: dark grey left of x = 203, bright blue right of it.
-    const width = 400, height = 100, edge = 203;
+    const width = 400,
+      height = 100,
+      edge = 203;
     const data = new Uint16Array(width * height * 3);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
@@ -58,10 +61,12 @@ describe('fast guided filter', () => {
 
 describe('fast guided filter: the WebAssembly kernel against a double-precision evaluation', () => {
   const rand = seededRandom(11);
-  const width = 203, height = 77;
+  const width = 203,
+    height = 77;
   const data = Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536));
   const image = { width, height, data };
-  const cw = 29, ch = 13;
+  const cw = 29,
+    ch = 13;
   const coefficients = {
     width: cw,
     height: ch,

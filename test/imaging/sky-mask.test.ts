@@ -93,7 +93,8 @@ describe('skyMask', () => {
 
   it('finds no sky in a close-up without sky', async () => {
     const rand = seededRandom(6);
-    const width = 240, height = 180;
+    const width = 240,
+      height = 180;
     const data = new Uint16Array(width * height * 3);
     for (let i = 0; i < width * height; i++) {
       const leaf = 0.25 + rand() * 0.35;

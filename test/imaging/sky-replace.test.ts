@@ -72,7 +72,8 @@ describe('replaceSky', () => {
 
   it('keeps the foreground share of a mixed edge pixel and swaps its sky share', async () => {
     // Left: flat old sky; right: flat dark foreground; one column between is a 50/50 mix in linear light.
-    const width = 120, height = 90;
+    const width = 120,
+      height = 90;
     const oldSky = [0.9, 0.9, 0.92];
     const ground = [0.05, 0.08, 0.03];
     const encode = (v: number) => Math.round(65535 * linearToSrgb(v));

@@ -38,7 +38,10 @@ function bandMean(image: Image16, y0: number, y1: number, c: number): number {
 describe('sky templates', () => {
   it('lists four built-in procedural templates, ids 1..4, one default', () => {
     const list = builtInSkyTemplates();
-    assert.deepEqual(list.map((t) => t.id), [1, 2, 3, 4]);
+    assert.deepEqual(
+      list.map((t) => t.id),
+      [1, 2, 3, 4],
+    );
     assert.equal(new Set(list.map((t) => t.name)).size, 4);
     assert.equal(list.filter((t) => t.isDefault).length, 1);
     assert.ok(list.every((t) => t.origin === 'procedural'));
@@ -81,10 +84,13 @@ describe('sky templates', () => {
 
   it('takes an operator image and keeps its horizon (bottom) when cropping', async () => {
     // 400 × 300: blue above, a red band in the bottom 30 rows.
-    const width = 400, height = 300;
+    const width = 400,
+      height = 300;
     const raw = Buffer.alloc(width * height * 3);
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(y >= 270 ? [220, 30, 20] : [40, 90, 200], (y * width + x) * 3);
-    const png = await sharp(raw, { raw: { width, height, channels: 3 } }).png().toBuffer();
+    const png = await sharp(raw, { raw: { width, height, channels: 3 } })
+      .png()
+      .toBuffer();
     const template = await skyTemplateFromImage(png, { id: 7, name: 'Operator red horizon' });
     assert.equal(template.origin, 'image');
     assert.equal(template.isDefault, false);
@@ -94,11 +100,15 @@ describe('sky templates', () => {
   });
 
   it('rejects bad operator images and ids', async () => {
-    const png = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#4080ff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 400, height: 200, channels: 3, background: '#4080ff' } })
+      .png()
+      .toBuffer();
     await assert.rejects(() => skyTemplateFromImage(png, { id: 2, name: 'x' }), /other than the built-in ids/);
     await assert.rejects(() => skyTemplateFromImage(Buffer.alloc(0), { id: 9, name: 'x' }), /non-empty Buffer/);
     await assert.rejects(() => skyTemplateFromImage(png, { id: 9, name: '' }), /non-empty string for info.name/);
-    const tiny = await sharp({ create: { width: 100, height: 50, channels: 3, background: '#4080ff' } }).png().toBuffer();
+    const tiny = await sharp({ create: { width: 100, height: 50, channels: 3, background: '#4080ff' } })
+      .png()
+      .toBuffer();
     await assert.rejects(() => skyTemplateFromImage(tiny, { id: 9, name: 'tiny' }), /at least 320 × 120/);
     await assert.rejects(() => renderSkyTemplate(1, 0, 10), /integer between 1 and 65535 for width/);
   });

@@ -24,7 +24,10 @@ const KNOWN: Style = { name: 'Known', exposure: 0.25, contrast: 12, highlights: 
 /** Varied originals: a chart under a dim warm light, a street, a skyline, an interior with a blown window. */
 function originals(): Image16[] {
   return [
-    vonKriesCast(mapLinear(chartScene(240, 160, 1), ([r, g, b]) => [r * 0.5, g * 0.5, b * 0.5]), WARM_CAST),
+    vonKriesCast(
+      mapLinear(chartScene(240, 160, 1), ([r, g, b]) => [r * 0.5, g * 0.5, b * 0.5]),
+      WARM_CAST,
+    ),
     testScene(240, 160, 2),
     outdoorScene(240, 160, 3).image,
     indoorScene(240, 160, 5, 'warm', true),

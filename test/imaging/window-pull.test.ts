@@ -11,7 +11,8 @@ const HEIGHT = 240;
 const WINDOW: Box = { x: 180, y: 50, width: 100, height: 100 };
 
 function inPane(x: number, y: number): boolean {
-  const u = x - WINDOW.x, v = y - WINDOW.y;
+  const u = x - WINDOW.x,
+    v = y - WINDOW.y;
   if (u < 0 || v < 0 || u >= WINDOW.width || v >= WINDOW.height) return false;
   return Math.abs(u - WINDOW.width / 2) > 1.5 && Math.abs(v - WINDOW.height / 2) > 1.5;
 }
@@ -77,8 +78,11 @@ function detailError(image: Image16, truth: Float32Array, pixels: number[]): num
   const t = pixels.map((i) => 0.2126 * truth[i * 3]! + 0.7152 * truth[i * 3 + 1]! + 0.0722 * truth[i * 3 + 2]!);
   const o = pixels.map((i) => lumaAt(image, i));
   const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
-  const mt = mean(t), mo = mean(o);
-  let stt = 0, sto = 0, soo = 0;
+  const mt = mean(t),
+    mo = mean(o);
+  let stt = 0,
+    sto = 0,
+    soo = 0;
   for (let k = 0; k < t.length; k++) {
     stt += (t[k]! - mt) ** 2;
     sto += (t[k]! - mt) * (o[k]! - mo);
@@ -129,8 +133,14 @@ describe('windowMask', () => {
     const union = box.width * box.height + WINDOW.width * WINDOW.height - overlap;
     assert.ok(overlap / union > 0.85, `box IoU ${overlap / union}`);
     const inner = innerPanePixels();
-    assert.ok(inner.every((i) => mask[i]! > 0.9), 'panes are inside the mask');
-    assert.ok(roomPixels(10).every((i) => mask[i] === 0), 'the room is outside it');
+    assert.ok(
+      inner.every((i) => mask[i]! > 0.9),
+      'panes are inside the mask',
+    );
+    assert.ok(
+      roomPixels(10).every((i) => mask[i] === 0),
+      'the room is outside it',
+    );
   });
 
   it('takes no bright sky along the top of an outdoor photo for a window', async () => {

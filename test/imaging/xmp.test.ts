@@ -82,9 +82,15 @@ describe('XMP', () => {
       [{}, { isRaw: true }],
       [{}, { isRaw: false }],
       [{ crop: { left: 0.1, top: 0.05, right: 0.8, bottom: 0.9 } }, { isRaw: false }],
-      [{ straightenAngle: 3.5, crop: { left: 0.1, top: 0.05, right: 0.8, bottom: 0.9 } }, { isRaw: true, width: 6000, height: 4000, asShot: { temperature: 5200, tint: 4 } }],
+      [
+        { straightenAngle: 3.5, crop: { left: 0.1, top: 0.05, right: 0.8, bottom: 0.9 } },
+        { isRaw: true, width: 6000, height: 4000, asShot: { temperature: 5200, tint: 4 } },
+      ],
       [{ straightenAngle: -2.25 }, { isRaw: true, width: 4000, height: 6000, orientation: 6 }],
-      [{ straightenAngle: 1.5, crop: { left: 0.2, top: 0.1, right: 0.9, bottom: 0.7 } }, { isRaw: true, width: 3000, height: 2000, orientation: 2 }],
+      [
+        { straightenAngle: 1.5, crop: { left: 0.2, top: 0.1, right: 0.9, bottom: 0.7 } },
+        { isRaw: true, width: 3000, height: 2000, orientation: 2 },
+      ],
     ];
     for (const [changes, options] of cases) {
       const settings = sample(changes);
@@ -120,7 +126,13 @@ describe('XMP', () => {
     const s = fromXmp(xml, size);
     assert.equal(s.straightenAngle, -10, 'Lightroom turns the crop frame −10°: the picture turns 10° clockwise, a negative straighten');
     const back = toXmp(s, { isRaw: true, ...size });
-    for (const [name, value] of [['CropLeft', lightroom.left], ['CropTop', lightroom.top], ['CropRight', lightroom.right], ['CropBottom', lightroom.bottom], ['CropAngle', lightroom.angle]] as const) {
+    for (const [name, value] of [
+      ['CropLeft', lightroom.left],
+      ['CropTop', lightroom.top],
+      ['CropRight', lightroom.right],
+      ['CropBottom', lightroom.bottom],
+      ['CropAngle', lightroom.angle],
+    ] as const) {
       assert.ok(Math.abs(Number(attr(back, name)) - value) < 1e-5, `${name} ${attr(back, name)} vs ${value}`);
     }
     assert.throws(() => toXmp({ ...defaultSettings(), straightenAngle: 2 }, { isRaw: true }), /width and height/);

@@ -167,11 +167,18 @@ for (const engine of await testEngines()) {
       for (const c of claimers) c.start();
       assert.deepEqual(await Promise.all(claimers.map((c) => c.exited)), [0, 0]);
       const claimed = claimers.flatMap((c) => c.claims.map((claim) => claim.id));
-      assert.deepEqual(claimed.toSorted((x, y) => x - y), ids, 'each job once');
-      assert.ok(claimers.every((c) => c.claims.length > 0), `both took part: ${claimers.map((c) => c.claims.length).join(' and ')} jobs`);
+      assert.deepEqual(
+        claimed.toSorted((x, y) => x - y),
+        ids,
+        'each job once',
+      );
+      assert.ok(
+        claimers.every((c) => c.claims.length > 0),
+        `both took part: ${claimers.map((c) => c.claims.length).join(' and ')} jobs`,
+      );
     });
 
-    test("jobs held by a dead process of this host are released at once, without an attempt", async () => {
+    test('jobs held by a dead process of this host are released at once, without an attempt', async () => {
       const job = await enqueued('orphan');
       await queue.claim(`${os.hostname()}:${deadPid()}:x`, ['orphan'], 3600);
       assert.equal(await queue.releaseOrphans(), 1);

@@ -31,11 +31,15 @@ const linux = fs.existsSync('/proc/thread-self');
 const base = os.getPriority();
 const nice = Math.min(19, base + 3);
 
-test('imaging threads and libvips workers run IMAGING_NICE levels below the process; the thread that answers requests keeps its priority', { skip: (!linux && 'needs /proc') || (nice === base && 'already at the lowest priority') }, async () => {
+test('imaging threads and libvips workers run IMAGING_NICE levels below the process; the thread that answers requests keeps its priority', {
+  skip: (!linux && 'needs /proc') || (nice === base && 'already at the lowest priority'),
+}, async () => {
   const before = new Set(threads().map((t) => t.tid));
   const pool = new ImagingPool(2, { budget: new MemoryBudget(2 ** 30), maxMegapixels: 100 }, 3);
   try {
-    const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 140, b: 200 } } })
+      .jpeg()
+      .toBuffer();
     // Two at once, so that both threads have started and libvips has made its workers.
     await Promise.all([pool.thumbnail({ fileName: 'a.jpg', bytes: jpeg }), pool.thumbnail({ fileName: 'b.jpg', bytes: Buffer.from(jpeg) })]);
     const deadline = Date.now() + 5000;
@@ -47,7 +51,11 @@ test('imaging threads and libvips workers run IMAGING_NICE levels below the proc
     }
     const vips = state.filter((t) => t.name === 'libvips worker');
     assert.ok(vips.length > 0, 'libvips has workers');
-    assert.deepEqual(vips.filter((t) => t.nice !== nice), [], 'every libvips worker is lowered');
+    assert.deepEqual(
+      vips.filter((t) => t.nice !== nice),
+      [],
+      'every libvips worker is lowered',
+    );
     const lowered = state.filter((t) => !before.has(t.tid) && t.name !== 'libvips worker' && t.nice === nice);
     assert.ok(lowered.length >= 2, `the two imaging threads are lowered: ${JSON.stringify(state)}`);
     assert.equal(state.find((t) => t.tid === process.pid)!.nice, base, 'the main thread keeps its priority');

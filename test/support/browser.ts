@@ -65,11 +65,7 @@ export async function dropFiles(page: Page, selector: string, files: Record<stri
 export async function unlabelledControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const { document } = globalThis as InPage;
-    const named = (el: InPage) =>
-      el.labels?.length ||
-      el.getAttribute('aria-label') ||
-      el.getAttribute('aria-labelledby') ||
-      (['BUTTON', 'A'].includes(el.tagName) && el.textContent?.trim());
+    const named = (el: InPage) => el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (['BUTTON', 'A'].includes(el.tagName) && el.textContent?.trim());
     return [...document.querySelectorAll('input, select, textarea, button, a[href], progress')].filter((el) => !named(el)).map((el: InPage) => el.outerHTML.slice(0, 120));
   });
 }

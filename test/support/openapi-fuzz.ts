@@ -60,14 +60,43 @@ export function operationsOf(doc: { paths: Record<string, Record<string, any>> }
 
 /** Text that breaks things: NUL, control and format characters, lone surrogates, traversal, injection, sheer length. */
 const HOSTILE_TEXT = [
-  'a\u0000b', '\u0000', 'x\u0000', '\u0001\u001f\u007f', '../../etc/passwd', '..', '.', ' ', '', '\t\n', '%', '%00', '%zz',
-  'ü', 'Ω≈ç√', '🎞️📷', '\u202etxt.exe', '\ufeff', '\ud800', '\udfff', 'e\u0301', "' or 1=1 --", '"; drop table projects; --', '\\', '/',
-  '<script>alert(1)</script>', 'NaN', '-1', '1e400', '9'.repeat(40), 'x'.repeat(5000), 'IMG_1.jpg\u0000.png', 'null', 'true',
+  'a\u0000b',
+  '\u0000',
+  'x\u0000',
+  '\u0001\u001f\u007f',
+  '../../etc/passwd',
+  '..',
+  '.',
+  ' ',
+  '',
+  '\t\n',
+  '%',
+  '%00',
+  '%zz',
+  'ü',
+  'Ω≈ç√',
+  '🎞️📷',
+  '\u202etxt.exe',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  'e\u0301',
+  "' or 1=1 --",
+  '"; drop table projects; --',
+  '\\',
+  '/',
+  '<script>alert(1)</script>',
+  'NaN',
+  '-1',
+  '1e400',
+  '9'.repeat(40),
+  'x'.repeat(5000),
+  'IMG_1.jpg\u0000.png',
+  'null',
+  'true',
 ];
 
-const HOSTILE_NUMBERS = [
-  -1, 0, 1.5, -0.0001, 2 ** 31, 2 ** 53 + 2, 2 ** 63, -(2 ** 63), 1e30, -1e30, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53,
-];
+const HOSTILE_NUMBERS = [-1, 0, 1.5, -0.0001, 2 ** 31, 2 ** 53 + 2, 2 ** 63, -(2 ** 63), 1e30, -1e30, Number.MAX_VALUE, Number.MIN_VALUE, 2 ** 53];
 
 /** Raw bodies that are not the JSON a route expects, or not JSON at all. */
 function hostileBody(rnd: () => number): string | Buffer {
@@ -144,7 +173,9 @@ export class OpenApiFuzzer {
       case 'string':
         if (schema.pattern?.includes('{22}==')) return `${'A'.repeat(22)}==`;
         if (schema.format === 'uri') return 'https://example.com/hook';
-        return pick(r, ['IMG_1.jpg', 'photo.CR2', 'Maple Street', 'a', 'x'.repeat(schema.maxLength ?? 12)]).slice(0, schema.maxLength ?? 255).padEnd(schema.minLength ?? 0, 'x');
+        return pick(r, ['IMG_1.jpg', 'photo.CR2', 'Maple Street', 'a', 'x'.repeat(schema.maxLength ?? 12)])
+          .slice(0, schema.maxLength ?? 255)
+          .padEnd(schema.minLength ?? 0, 'x');
       case 'array':
         return Array.from({ length: Math.max(schema.minItems ?? 0, integerBetween(r, 0, 3)) }, () => this.valid(schema.items ?? {}, depth + 1));
       case 'object': {
@@ -188,7 +219,7 @@ export class OpenApiFuzzer {
   }
 
   private text(value: unknown): string {
-    return typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+    return typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
   }
 
   /**

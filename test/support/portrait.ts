@@ -32,8 +32,7 @@ export class Canvas {
         const y0 = Math.floor(gy);
         const tx = gx - x0;
         const ty = gy - y0;
-        const v =
-          (grid[y0 * gw + x0]! * (1 - tx) + grid[y0 * gw + x0 + 1]! * tx) * (1 - ty) + (grid[(y0 + 1) * gw + x0]! * (1 - tx) + grid[(y0 + 1) * gw + x0 + 1]! * tx) * ty;
+        const v = (grid[y0 * gw + x0]! * (1 - tx) + grid[y0 * gw + x0 + 1]! * tx) * (1 - ty) + (grid[(y0 + 1) * gw + x0]! * (1 - tx) + grid[(y0 + 1) * gw + x0 + 1]! * tx) * ty;
         const fine = (rnd() * 2 - 1) * amplitude * 0.3;
         for (let c = 0; c < 3; c++) this.data[(y * this.width + x) * 3 + c] = colour[c]! * (1 + amplitude * v) + fine;
       }

@@ -48,7 +48,27 @@ interface Upload {
 
 const MIN_PART_BYTES = 5 * 1024 * 1024;
 /** Sub-resources of S3 this server does not implement: refused rather than mistaken for the plain object or bucket. */
-const UNSUPPORTED = ['acl', 'policy', 'cors', 'tagging', 'versioning', 'versions', 'lifecycle', 'website', 'logging', 'notification', 'replication', 'encryption', 'object-lock', 'retention', 'legal-hold', 'restore', 'select', 'delete', 'attributes'];
+const UNSUPPORTED = [
+  'acl',
+  'policy',
+  'cors',
+  'tagging',
+  'versioning',
+  'versions',
+  'lifecycle',
+  'website',
+  'logging',
+  'notification',
+  'replication',
+  'encryption',
+  'object-lock',
+  'retention',
+  'legal-hold',
+  'restore',
+  'select',
+  'delete',
+  'attributes',
+];
 const MAX_SKEW_MS = 15 * 60 * 1000;
 
 class S3Error extends Error {
@@ -159,7 +179,10 @@ export async function startS3Server(): Promise<S3TestServer> {
     } else if (signed.payloadHash !== 'UNSIGNED-PAYLOAD') {
       throw new S3Error(501, 'NotImplemented', `Payload signing "${signed.payloadHash}" is not supported by this server.`);
     }
-    const canonicalUri = path.split('/').map((segment) => rfc3986(decodeURIComponent(segment))).join('/');
+    const canonicalUri = path
+      .split('/')
+      .map((segment) => rfc3986(decodeURIComponent(segment)))
+      .join('/');
     const canonicalQuery = pairs
       .filter(([name]) => name !== 'X-Amz-Signature')
       .map(([name, value]) => [rfc3986(name), rfc3986(value)] as const)
@@ -243,9 +266,7 @@ export async function startS3Server(): Promise<S3TestServer> {
         contents.push(`<Contents>${element('Key', key)}${element('LastModified', o.lastModified.toISOString())}${element('ETag', o.etag)}${element('Size', o.body.length)}${element('StorageClass', 'STANDARD')}</Contents>`);
       }
     }
-    const paging = v2
-      ? `${element('KeyCount', contents.length + prefixes.size)}${truncated ? element('NextContinuationToken', last) : ''}`
-      : `${element('Marker', after)}${truncated ? element('NextMarker', last) : ''}`;
+    const paging = v2 ? `${element('KeyCount', contents.length + prefixes.size)}${truncated ? element('NextContinuationToken', last) : ''}` : `${element('Marker', after)}${truncated ? element('NextMarker', last) : ''}`;
     const common = [...prefixes].map((p) => `<CommonPrefixes>${element('Prefix', p)}</CommonPrefixes>`).join('');
     send(res, 200, xml('ListBucketResult', `${element('Name', name)}${element('Prefix', prefix)}${element('MaxKeys', maxKeys)}${element('IsTruncated', truncated)}${paging}${contents.join('')}${common}`));
   }

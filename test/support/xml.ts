@@ -16,7 +16,7 @@ export function assertWellFormedXml(xml: string): void {
     const lt = xml.indexOf('<', i);
     if (lt < 0) {
       checkText(xml.slice(i));
-      if (stack.length === 0 && xml.slice(i).trim() !== '' ) fail('text after root');
+      if (stack.length === 0 && xml.slice(i).trim() !== '') fail('text after root');
       break;
     }
     const text = xml.slice(i, lt);

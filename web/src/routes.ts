@@ -5,12 +5,7 @@ import type { Flow } from '../../src/client/records.js';
  * The app's pages. The server answers these paths with index.html (src/http/web-app.ts,
  * PAGES: `/new` and `/projects/*`), so a reload or a bookmark opens the same page.
  */
-export type Route =
-  | { page: 'projects' }
-  | { page: 'new' }
-  | { page: 'project'; flow: Flow; uuid: string; photo?: string }
-  | { page: 'copilot'; flow: Flow; uuid: string; photo: string }
-  | { page: 'not-found' };
+export type Route = { page: 'projects' } | { page: 'new' } | { page: 'project'; flow: Flow; uuid: string; photo?: string } | { page: 'copilot'; flow: Flow; uuid: string; photo: string } | { page: 'not-found' };
 
 export function parseRoute(pathname: string): Route {
   if (pathname === '/' || pathname === '') return { page: 'projects' };

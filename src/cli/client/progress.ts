@@ -43,10 +43,7 @@ export class Progress {
         stop: () => undefined,
       };
     }
-    const multi = new cliProgress.MultiBar(
-      { stream: process.stderr, format: ' {bar} {percentage}% | {label} | {sent}/{size} MB', hideCursor: true, autopadding: true },
-      cliProgress.Presets.shades_classic,
-    );
+    const multi = new cliProgress.MultiBar({ stream: process.stderr, format: ' {bar} {percentage}% | {label} | {sent}/{size} MB', hideCursor: true, autopadding: true }, cliProgress.Presets.shades_classic);
     const totalBytes = files.reduce((a, f) => a + f.size, 0);
     const sentOf = new Map<string, number>();
     const total = multi.create(totalBytes, 0, { label: `all ${count} photos`, sent: '0.0', size: mb(totalBytes) });

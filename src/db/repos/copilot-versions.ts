@@ -6,13 +6,7 @@ export class CopilotVersionsRepo {
 
   /** The image's chain of versions, oldest first. */
   chain(projectId: number, fileName: string): Promise<CopilotVersion[]> {
-    return this.db
-      .selectFrom('copilot_versions')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('file_name', '=', fileName)
-      .orderBy('id')
-      .execute();
+    return this.db.selectFrom('copilot_versions').selectAll().where('project_id', '=', projectId).where('file_name', '=', fileName).orderBy('id').execute();
   }
 
   /** Names of the project's images that have versions. */

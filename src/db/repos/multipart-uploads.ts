@@ -9,12 +9,7 @@ export class MultipartUploadsRepo {
   }
 
   byId(projectId: number, id: string): Promise<MultipartUpload | undefined> {
-    return this.db
-      .selectFrom('multipart_uploads')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('id', '=', id)
-      .executeTakeFirst();
+    return this.db.selectFrom('multipart_uploads').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
   }
 
   open(projectId: number): Promise<MultipartUpload[]> {
@@ -23,12 +18,7 @@ export class MultipartUploadsRepo {
 
   /** Moves an upload from `from` to `to`; false when another request got there first. */
   async transition(id: string, from: MultipartState, to: MultipartState): Promise<boolean> {
-    const result = await this.db
-      .updateTable('multipart_uploads')
-      .set({ state: to })
-      .where('id', '=', id)
-      .where('state', '=', from)
-      .executeTakeFirst();
+    const result = await this.db.updateTable('multipart_uploads').set({ state: to }).where('id', '=', id).where('state', '=', from).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }

@@ -23,13 +23,7 @@ export class OutputsRepo {
   }
 
   byName(projectId: number, kind: OutputKind, fileName: string): Promise<Output | undefined> {
-    return this.db
-      .selectFrom('outputs')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('kind', '=', kind)
-      .where('file_name', '=', fileName)
-      .executeTakeFirst();
+    return this.db.selectFrom('outputs').selectAll().where('project_id', '=', projectId).where('kind', '=', kind).where('file_name', '=', fileName).executeTakeFirst();
   }
 
   list(projectId: number, kind: OutputKind, state?: OutputState): Promise<Output[]> {
@@ -41,14 +35,7 @@ export class OutputsRepo {
   /** The first delivered output of each project, for list thumbnails. */
   async firstDone(projectIds: number[], kind: OutputKind): Promise<Map<number, Output>> {
     if (projectIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('outputs')
-      .selectAll()
-      .where('project_id', 'in', projectIds)
-      .where('kind', '=', kind)
-      .where('state', '=', 'done')
-      .orderBy('file_name')
-      .execute();
+    const rows = await this.db.selectFrom('outputs').selectAll().where('project_id', 'in', projectIds).where('kind', '=', kind).where('state', '=', 'done').orderBy('file_name').execute();
     const first = new Map<number, Output>();
     for (const row of rows) if (!first.has(row.project_id)) first.set(row.project_id, row);
     return first;

@@ -50,14 +50,25 @@ export class SkyTemplatesRepo {
    */
   async insertBuiltIns(templates: Insertable<SkyTemplatesTable>[]): Promise<void> {
     if (templates.length === 0) return;
-    await this.db.insertInto('sky_templates').values(templates).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await this.db
+      .insertInto('sky_templates')
+      .values(templates)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   }
 
   /** Inserts an operator template under the next free id from 100; retried by the caller on a clash. */
   async insertCustom(template: Omit<Insertable<SkyTemplatesTable>, 'id'>): Promise<SkyTemplate> {
-    const row = await this.db.selectFrom('sky_templates').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('sky_templates')
+      .select((eb) => eb.fn.max('id').as('max'))
+      .executeTakeFirst();
     const id = Math.max(99, Number(row?.max ?? 0)) + 1;
-    return this.db.insertInto('sky_templates').values({ ...template, id }).returningAll().executeTakeFirstOrThrow();
+    return this.db
+      .insertInto('sky_templates')
+      .values({ ...template, id })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
   async setImageKey(id: number, key: string): Promise<void> {

@@ -30,12 +30,7 @@ export class ProjectFilesRepo {
   }
 
   byName(projectId: number, fileName: string): Promise<ProjectFile | undefined> {
-    return this.db
-      .selectFrom('project_files')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('file_name', '=', fileName)
-      .executeTakeFirst();
+    return this.db.selectFrom('project_files').selectAll().where('project_id', '=', projectId).where('file_name', '=', fileName).executeTakeFirst();
   }
 
   async countPhotos(projectId: number): Promise<number> {

@@ -28,13 +28,7 @@ export class ProjectsRepo {
   }
 
   byName(accountId: number, flow: ProjectFlow, name: string): Promise<Project | undefined> {
-    return this.db
-      .selectFrom('projects')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('flow', '=', flow)
-      .where('name', '=', name)
-      .executeTakeFirst();
+    return this.db.selectFrom('projects').selectAll().where('account_id', '=', accountId).where('flow', '=', flow).where('name', '=', name).executeTakeFirst();
   }
 
   byId(id: number): Promise<Project | undefined> {
@@ -78,10 +72,7 @@ export class ProjectsRepo {
   }
 
   private filtered(filter: ProjectFilter): SelectQueryBuilder<Database, 'projects', object> {
-    let query = this.db
-      .selectFrom('projects')
-      .where('account_id', '=', filter.accountId)
-      .where('flow', '=', filter.flow);
+    let query = this.db.selectFrom('projects').where('account_id', '=', filter.accountId).where('flow', '=', filter.flow);
     if (filter.isArchived !== null) query = query.where('is_archived', '=', filter.isArchived ? 1 : 0);
     if (filter.search) {
       const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -92,14 +83,15 @@ export class ProjectsRepo {
   }
 
   async count(filter: ProjectFilter): Promise<number> {
-    const row = await this.filtered(filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const row = await this.filtered(filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(row.n);
   }
 
   list(filter: ProjectFilter, order: ProjectOrder, limit: number, offset: number): Promise<Project[]> {
     const query = this.filtered(filter).selectAll();
-    const ordered =
-      order === 'name' ? query.orderBy('name', 'asc').orderBy('id', 'asc') : query.orderBy('created_at', 'desc').orderBy('id', 'desc');
+    const ordered = order === 'name' ? query.orderBy('name', 'asc').orderBy('id', 'asc') : query.orderBy('created_at', 'desc').orderBy('id', 'desc');
     return ordered.limit(limit).offset(offset).execute();
   }
 }

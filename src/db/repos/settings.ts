@@ -12,7 +12,11 @@ export class SettingsRepo {
 
   /** Stores value unless name already has one; returns the value that won. */
   async getOrInit(name: string, value: string): Promise<string> {
-    await this.db.insertInto('settings').values({ name, value }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await this.db
+      .insertInto('settings')
+      .values({ name, value })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     const stored = await this.get(name);
     if (stored === undefined) throw new Error(`setting ${name} vanished`);
     return stored;

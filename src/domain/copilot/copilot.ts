@@ -108,13 +108,7 @@ export class CopilotService {
     return settings.sky ? this.deps.skyTemplates.source(settings.sky.templateId) : null;
   }
 
-  private async newVersion(
-    project: Project,
-    fileName: string,
-    parentId: number | null,
-    request: VersionRequest,
-    deltaFor: (parent: VersionState) => Promise<CopilotDelta>,
-  ): Promise<VersionResult> {
+  private async newVersion(project: Project, fileName: string, parentId: number | null, request: VersionRequest, deltaFor: (parent: VersionState) => Promise<CopilotDelta>): Promise<VersionResult> {
     const { repos, blobs, engine } = this.deps;
     const image = await this.exported(project, fileName);
     const parent = await this.parentState(project, image, parentId);

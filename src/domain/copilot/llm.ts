@@ -62,7 +62,7 @@ function systemPrompt(): string {
     .map(([, t]) => Object.entries(t.step).map(([k, v]) => `${k} ${Math.abs(v)}`)[0])
     .join(', ');
   return [
-    'You turn a photographer\'s editing instruction into changes of develop settings (like Lightroom), as JSON.',
+    "You turn a photographer's editing instruction into changes of develop settings (like Lightroom), as JSON.",
     'adjust: changes ADDED to the current settings, null for no change. Units: exposure in EV (stops); temperature in kelvin (higher is warmer); tint -150..150 (positive is more magenta); straightenAngle in degrees, positive turns the picture clockwise; sharpening 0..150, noiseReduction, windowPull, smoothSkin 0..100; the rest -100..100.',
     `One ordinary step ("brighter", "more contrast"): ${steps}. "slightly" is 0.4 of a step, "a bit" 0.5, "a lot" 2.5; explicit amounts are taken as said ("+1 stop", "20 %" of a -100..100 slider is 20).`,
     'ops, in order: crop {aspect "W:H"} (largest window of that ratio), crop {scale} (0.9 = 10 % tighter, 1.1 looser), crop "reset"; rotate 90/180/270 (clockwise quarter turns); auto "straighten" (level the horizon) or "perspective" (fix converging verticals); sky {template, strength} switches to a template (null keeps the current one) and adds strength (-1..1; 1 for a full replacement, 0.4 for "bluer sky" with template "clear blue"), sky "remove" undoes sky replacement.',

@@ -3,18 +3,7 @@ import { Type } from 'typebox';
 import { projectView } from '../../domain/projects.js';
 import type { Services } from '../../services.js';
 import { projectItem } from '../presenters.js';
-import {
-  CreateProjectBody,
-  Data,
-  errorResponses,
-  Nullable,
-  PageQuery,
-  ProjectCreated,
-  ProjectItem,
-  ProjectList,
-  ProjectUuidParams,
-  Text,
-} from '../schemas.js';
+import { CreateProjectBody, Data, errorResponses, Nullable, PageQuery, ProjectCreated, ProjectItem, ProjectList, ProjectUuidParams, Text } from '../schemas.js';
 
 const tags = ['Smart Editing (I2I)'];
 

@@ -76,11 +76,9 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
     },
   );
 
-  app.post(
-    '/projects/:project_uuid/export',
-    { config: { project: 'any' }, schema: { tags, summary: 'Render the edit to full-size JPEGs', params: ProjectUuidParams, response: { 200: Message, ...errorResponses } } },
-    async (request) => ({ data: { message: await profileEditing.submitExport(request.project) } }),
-  );
+  app.post('/projects/:project_uuid/export', { config: { project: 'any' }, schema: { tags, summary: 'Render the edit to full-size JPEGs', params: ProjectUuidParams, response: { 200: Message, ...errorResponses } } }, async (request) => ({
+    data: { message: await profileEditing.submitExport(request.project) },
+  }));
 
   app.post(
     '/projects/:project_uuid/post_editing',
@@ -101,11 +99,9 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
 
   for (const stage of ['edit', 'export', 'post_editing'] as const) {
     const name = stage === 'post_editing' ? 'post' : stage;
-    app.get(
-      `/projects/:project_uuid/${stage}/status`,
-      { config, schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } },
-      async (request) => ({ data: await profileEditing.status(request.project, name) }),
-    );
+    app.get(`/projects/:project_uuid/${stage}/status`, { config, schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } }, async (request) => ({
+      data: await profileEditing.status(request.project, name),
+    }));
     app.get(
       `/projects/:project_uuid/${stage}/get_temporary_download_links`,
       { config, schema: { tags, summary: `Presigned links to every file of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: FilesList, ...errorResponses } } },

@@ -3,20 +3,7 @@ import { Type } from 'typebox';
 import { type Project, projectView } from '../../domain/projects.js';
 import type { Services } from '../../services.js';
 import { projectItem } from '../presenters.js';
-import {
-  CreateProjectBody,
-  Data,
-  errorResponses,
-  Nullable,
-  PageQuery,
-  ProjectCreated,
-  ProjectItem,
-  ProjectList,
-  ProjectUuidParams,
-  Text,
-  UploadLinks,
-  UploadLinksBody,
-} from '../schemas.js';
+import { CreateProjectBody, Data, errorResponses, Nullable, PageQuery, ProjectCreated, ProjectItem, ProjectList, ProjectUuidParams, Text, UploadLinks, UploadLinksBody } from '../schemas.js';
 
 const tags = ['Profile-based projects'];
 
@@ -54,11 +41,9 @@ export const projectRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
   );
 
-  app.post(
-    '/projects',
-    { schema: { tags, summary: 'Create a profile-based project', body: CreateProjectBody, response: { 200: ProjectCreated, ...errorResponses } } },
-    async (request) => ({ data: { project_uuid: (await projects.create(request.account, 'regular', request.body?.name)).uuid } }),
-  );
+  app.post('/projects', { schema: { tags, summary: 'Create a profile-based project', body: CreateProjectBody, response: { 200: ProjectCreated, ...errorResponses } } }, async (request) => ({
+    data: { project_uuid: (await projects.create(request.account, 'regular', request.body?.name)).uuid },
+  }));
 
   app.get(
     '/projects/uuid',

@@ -75,10 +75,7 @@ export const storageRoutes: FastifyPluginAsyncTypebox<StorageRouteOptions> = asy
     const options = { contentMd5: typeof contentMd5 === 'string' ? contentMd5 : undefined, expectedMd5: request.query.md5 };
     try {
       const { uploadId, partNumber } = request.query;
-      const info =
-        uploadId !== undefined && partNumber !== undefined
-          ? await blobs.writePart(uploadId, partNumber, request.raw, options)
-          : await blobs.writeStream(key, request.raw, options);
+      const info = uploadId !== undefined && partNumber !== undefined ? await blobs.writePart(uploadId, partNumber, request.raw, options) : await blobs.writeStream(key, request.raw, options);
       return reply.header('etag', info.etag).send({ data: { etag: info.etag, size: info.size } });
     } catch (err) {
       if (err instanceof DigestMismatchError) return reply.code(400).send(errorBody(err.message));

@@ -174,14 +174,7 @@ function scanScale(ii: Integrals, w: number, out: Window[]): void {
 }
 
 /** The light-dark pattern of a frontal face, in units of the window's own contrast; 0 when any part fails. */
-function facePattern(
-  ii: Integrals,
-  ox: number,
-  oy: number,
-  px: Int32Array,
-  k: Record<RegionName, number>,
-  lumaMean: (ox: number, oy: number, r: number) => number,
-): number {
+function facePattern(ii: Integrals, ox: number, oy: number, px: Int32Array, k: Record<RegionName, number>, lumaMean: (ox: number, oy: number, r: number) => number): number {
   const r = k.interior;
   const x0 = ox + px[r]!;
   const y0 = oy + px[r + 1]!;

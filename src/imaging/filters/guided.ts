@@ -99,7 +99,10 @@ export function guidedFilterCoefficients(guide: Float32Array, p: Float32Array, w
   const ab = new Float32Array(n);
   const b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const mri = mr[i]!, mgi = mg[i]!, mbi = mb[i]!, mpi = mp[i]!;
+    const mri = mr[i]!,
+      mgi = mg[i]!,
+      mbi = mb[i]!,
+      mpi = mp[i]!;
     const srr = rr[i]! - mri * mri + eps;
     const srg = rg[i]! - mri * mgi;
     const srb = rb[i]! - mri * mbi;

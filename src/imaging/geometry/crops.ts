@@ -76,9 +76,7 @@ export function portraitCrop(size: { width: number; height: number }, faces: Box
   const aspect = options.aspect ?? '4X5';
   const { width: W, height: H } = size;
 
-  const inside = faces
-    .map((f) => clipBox(f, W, H))
-    .filter((f): f is Box => f !== null);
+  const inside = faces.map((f) => clipBox(f, W, H)).filter((f): f is Box => f !== null);
   if (inside.length === 0) {
     if (options.image) return autoCrop(options.image, { mode: 'composition', aspect });
     const ratio = orientedRatio(aspect, W >= H);
@@ -96,7 +94,7 @@ export function portraitCrop(size: { width: number; height: number }, faces: Box
   // Face boxes run from brow to chin: the eyes sit ~40 % down, the crown ~25 % above.
   const eyes = group.reduce((s, f) => s + f.y + 0.4 * f.height, 0) / group.length;
   const { heights, eyeLine } = options.mode === 'portrait' ? { heights: 4, eyeLine: 1 / 3 } : { heights: 2.2, eyeLine: 0.38 };
-  let cropH = Math.max(heights * faceHeight, (bottom - top) + 2 * faceHeight);
+  let cropH = Math.max(heights * faceHeight, bottom - top + 2 * faceHeight);
   let cropW = Math.max(cropH * ratio, right - left + faceHeight);
   cropH = cropW / ratio;
   // Shrink to fit the frame, keeping the ratio, but never below what holds the faces.

@@ -243,7 +243,13 @@ export function groupBrackets(frames: BracketCandidate[], options: GroupOptions 
   const matches = new Matches();
   const groups: BracketCandidate[][] = [];
   for (const sequence of bodies.values()) {
-    groups.push(...groupByExif(sequence.filter((f) => exposureKnown(f.metadata)), maxGap, matches));
+    groups.push(
+      ...groupByExif(
+        sequence.filter((f) => exposureKnown(f.metadata)),
+        maxGap,
+        matches,
+      ),
+    );
     const unknown = sequence.filter((f) => !exposureKnown(f.metadata));
     const byUpload = unknown.filter((f) => f.thumbnail !== undefined).sort((a, b) => uploaded.get(a)! - uploaded.get(b)!);
     groups.push(...groupByContent(byUpload, matches), ...unknown.filter((f) => f.thumbnail === undefined).map((f) => [f]));
@@ -268,7 +274,10 @@ export function exposureOrder(group: BracketCandidate[]): BracketCandidate[] {
   const exif = exposureValues(ordered.map((f) => f.metadata));
   const ev = exif ?? (ordered.every((f) => f.thumbnail !== undefined) ? ordered.map((f) => Math.log2(meanLinear(f.thumbnail!))) : null);
   if (!ev) return ordered;
-  return ordered.map((f, i) => ({ f, ev: ev[i]! })).sort((a, b) => a.ev - b.ev).map(({ f }) => f);
+  return ordered
+    .map((f, i) => ({ f, ev: ev[i]! }))
+    .sort((a, b) => a.ev - b.ev)
+    .map(({ f }) => f);
 }
 
 /** The middle exposure of a group (the lower middle for an even count): merged outputs are named after it. */

@@ -115,7 +115,10 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
     const trust = ghostTrust(referenceSamples, samples, transfer, frame.valid, step, size.width, size.height);
     if (trust) replaceGhosts(frame, trust, reference, transfer);
   });
-  const image = fuseExposures(aligned.map((a) => a.image), aligned.map((a) => a.luma));
+  const image = fuseExposures(
+    aligned.map((a) => a.image),
+    aligned.map((a) => a.luma),
+  );
 
   const sx = width / size.width;
   const sy = height / size.height;

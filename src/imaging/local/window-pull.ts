@@ -40,7 +40,9 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
   const bright = new Float32Array(n);
   const blown = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const r = rgb[i * 3]!, g = rgb[i * 3 + 1]!, b = rgb[i * 3 + 2]!;
+    const r = rgb[i * 3]!,
+      g = rgb[i * 3 + 1]!,
+      b = rgb[i * 3 + 2]!;
     lumas[i] = luma(r, g, b);
     blown[i] = Math.max(r, g, b) >= CLIPPED_CHANNEL || lumas[i]! >= CLIPPED_LUMA ? 1 : 0;
     bright[i] = lumas[i]! >= BRIGHT_LUMA || blown[i] ? 1 : 0;
@@ -55,12 +57,15 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
   const area = new Int32Array(count);
   const blownArea = new Int32Array(count);
   const sum = new Float64Array(count);
-  const minX = new Int32Array(count).fill(width), maxX = new Int32Array(count).fill(-1);
-  const minY = new Int32Array(count).fill(height), maxY = new Int32Array(count).fill(-1);
+  const minX = new Int32Array(count).fill(width),
+    maxX = new Int32Array(count).fill(-1);
+  const minY = new Int32Array(count).fill(height),
+    maxY = new Int32Array(count).fill(-1);
   for (let i = 0; i < n; i++) {
     const k = labels[i]!;
     if (k < 0) continue;
-    const x = i % width, y = Math.floor(i / width);
+    const x = i % width,
+      y = Math.floor(i / width);
     area[k]!++;
     blownArea[k]! += blown[i]!;
     sum[k]! += lumas[i]!;
@@ -72,12 +77,14 @@ function blownWindows(copy: AnalysisCopy): { inside: Uint8Array; boxes: Box[] } 
   const accepted = new Uint8Array(count);
   const boxes: Box[] = [];
   for (let k = 0; k < count; k++) {
-    const w = maxX[k]! - minX[k]! + 1, h = maxY[k]! - minY[k]! + 1;
+    const w = maxX[k]! - minX[k]! + 1,
+      h = maxY[k]! - minY[k]! + 1;
     if (area[k]! < MIN_AREA * n || area[k]! > MAX_AREA * n || area[k]! < MIN_FILL * w * h || blownArea[k]! < MIN_BLOWN * area[k]!) continue;
     if (minY[k] === 0 && w > MAX_TOP_EDGE_WIDTH * width) continue;
     // The ring: what lies around the region within a quarter of its size, inside the frame.
     const margin = Math.max(2, Math.round(0.25 * Math.min(w, h)));
-    let ring = 0, ringCount = 0;
+    let ring = 0,
+      ringCount = 0;
     for (let y = Math.max(0, minY[k]! - margin); y <= Math.min(height - 1, maxY[k]! + margin); y++) {
       for (let x = Math.max(0, minX[k]! - margin); x <= Math.min(width - 1, maxX[k]! + margin); x++) {
         if (labels[y * width + x] === k) continue;
@@ -116,9 +123,11 @@ function findWindows(image: Image16, copy: AnalysisCopy): WindowMaskResult & { p
   for (let i = 0; i < p.length; i++) p[i] = p[i]! > 0 ? 1 : 0;
   if (boxes.length === 0) return { mask: new Float32Array(width * height), width, height, windows: [], p };
   const coefficients = guidedFilterCoefficients(copy.rgb, p, copy.width, copy.height, 3, 1e-3);
-  const sx = width / copy.width, sy = height / copy.height;
+  const sx = width / copy.width,
+    sy = height / copy.height;
   const windows = boxes.map((b) => {
-    const x = Math.floor(b.x * sx), y = Math.floor(b.y * sy);
+    const x = Math.floor(b.x * sx),
+      y = Math.floor(b.y * sy);
     return { x, y, width: Math.min(width, Math.ceil((b.x + b.width) * sx)) - x, height: Math.min(height, Math.ceil((b.y + b.height) * sy)) - y };
   });
   return { mask: applyGuidedCoefficients(coefficients, image, around(windows, width, height)), width, height, windows, p };
@@ -227,7 +236,9 @@ function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float
     const w = mask[i]!;
     if (w === 0) continue;
     const b = Math.max(1e-4, base[i]!);
-    const r = lin[data[i * 3]!]!, g = lin[data[i * 3 + 1]!]!, bl = lin[data[i * 3 + 2]!]!;
+    const r = lin[data[i * 3]!]!,
+      g = lin[data[i * 3 + 1]!]!,
+      bl = lin[data[i * 3 + 2]!]!;
     const l = luma(r, g, bl);
     if (l <= 0) continue;
     const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));

@@ -17,10 +17,7 @@ export interface DetectedFormat {
 }
 
 /** Camera RAW name endings LibRaw reads; the list first, then older formats it also knows. */
-export const rawExtensions = new Set([
-  'dng', 'cr2', 'cr3', 'nef', 'nrw', 'arw', 'srf', 'sr2', 'orf', 'rw2', 'raf', 'pef', 'rwl', 'srw', '3fr', 'fff',
-  'crw', 'mrw', 'erf', 'kdc', 'dcr', 'iiq', 'mef', 'mos', 'x3f',
-]);
+export const rawExtensions = new Set(['dng', 'cr2', 'cr3', 'nef', 'nrw', 'arw', 'srf', 'sr2', 'orf', 'rw2', 'raf', 'pef', 'rwl', 'srw', '3fr', 'fff', 'crw', 'mrw', 'erf', 'kdc', 'dcr', 'iiq', 'mef', 'mos', 'x3f']);
 
 const heifBrands = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis']);
 
@@ -62,7 +59,6 @@ export function detectFormat(input: Buffer, fileName?: string): DetectedFormat {
 }
 
 function holdsSensorData(tiff: TiffReader): boolean {
-  const sensor = (ifd: TiffIfd) =>
-    ifd.has(DNG_VERSION) || CFA_OR_LINEAR_RAW.has(tiff.number(ifd.get(PHOTOMETRIC)) ?? 0) || RAW_COMPRESSIONS.has(tiff.number(ifd.get(COMPRESSION)) ?? 0);
+  const sensor = (ifd: TiffIfd) => ifd.has(DNG_VERSION) || CFA_OR_LINEAR_RAW.has(tiff.number(ifd.get(PHOTOMETRIC)) ?? 0) || RAW_COMPRESSIONS.has(tiff.number(ifd.get(COMPRESSION)) ?? 0);
   return tiff.chain().some((ifd) => sensor(ifd) || tiff.children(ifd, SUB_IFDS).some(sensor));
 }

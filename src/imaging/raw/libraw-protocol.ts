@@ -9,9 +9,7 @@ export interface WorkerRequest {
   maxLongEdge?: number;
 }
 
-export type WorkerReply =
-  | { id: number; ok: true; info: LibRawInfo; image?: { width: number; height: number; data: Uint16Array } }
-  | { id: number; ok: false; stage: string; error: string };
+export type WorkerReply = { id: number; ok: true; info: LibRawInfo; image?: { width: number; height: number; data: Uint16Array } } | { id: number; ok: false; stage: string; error: string };
 
 /** What LibRaw tells about a RAW file, in its own terms. */
 export interface LibRawInfo {

@@ -129,10 +129,24 @@ export function fraction(v: number): [number, number] {
 }
 
 const TAG = {
-  make: 271, model: 272, orientation: 274, software: 305, exifIfd: 34665, gpsIfd: 34853,
-  exposureTime: 33434, fNumber: 33437, iso: 34855, exifVersion: 36864, dateTimeOriginal: 36867,
-  exposureBias: 37380, focalLength: 37386, subSecTimeOriginal: 37521, colorSpace: 40961,
-  pixelXDimension: 40962, pixelYDimension: 40963, lensModel: 42036,
+  make: 271,
+  model: 272,
+  orientation: 274,
+  software: 305,
+  exifIfd: 34665,
+  gpsIfd: 34853,
+  exposureTime: 33434,
+  fNumber: 33437,
+  iso: 34855,
+  exifVersion: 36864,
+  dateTimeOriginal: 36867,
+  exposureBias: 37380,
+  focalLength: 37386,
+  subSecTimeOriginal: 37521,
+  colorSpace: 40961,
+  pixelXDimension: 40962,
+  pixelYDimension: 40963,
+  lensModel: 42036,
 } as const;
 
 /**

@@ -72,7 +72,9 @@ export function skyFeatures(copy: AnalysisCopy): SkyFeatures {
     smooth.push(boxMean(boxMean(plane, width, height, 1), width, height, 1));
   }
   for (let i = 0; i < n; i++) {
-    const r = rgb[i * 3]!, g = rgb[i * 3 + 1]!, b = rgb[i * 3 + 2]!;
+    const r = rgb[i * 3]!,
+      g = rgb[i * 3 + 1]!,
+      b = rgb[i * 3 + 2]!;
     const max = Math.max(r, g, b);
     const chroma = max - Math.min(r, g, b);
     const y = luminance(r, g, b);

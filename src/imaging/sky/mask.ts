@@ -63,8 +63,21 @@ const CLIPPED = 0.98;
 
 function componentStats(labels: Int32Array, count: number, features: SkyFeatures, rgb: Float32Array, width: number): Component[] {
   const stats: Component[] = Array.from({ length: count }, () => ({
-    area: 0, topContact: 0, topBlue: 0, sideContact: 0, minY: Infinity, maxY: 0, lumaSum: 0, priorSum: 0, coolSum: 0, clipped: 0,
-    ySum: 0, yySum: 0, yLumaSum: 0, yCoolSum: 0, families: [0, 0, 0, 0],
+    area: 0,
+    topContact: 0,
+    topBlue: 0,
+    sideContact: 0,
+    minY: Infinity,
+    maxY: 0,
+    lumaSum: 0,
+    priorSum: 0,
+    coolSum: 0,
+    clipped: 0,
+    ySum: 0,
+    yySum: 0,
+    yLumaSum: 0,
+    yCoolSum: 0,
+    families: [0, 0, 0, 0],
   }));
   const halfHeight = labels.length / width / 2;
   for (let i = 0; i < labels.length; i++) {
@@ -73,7 +86,9 @@ function componentStats(labels: Int32Array, count: number, features: SkyFeatures
     const c = stats[label]!;
     const x = i % width;
     const y = (i - x) / width;
-    const r = rgb[i * 3]!, g = rgb[i * 3 + 1]!, b = rgb[i * 3 + 2]!;
+    const r = rgb[i * 3]!,
+      g = rgb[i * 3 + 1]!,
+      b = rgb[i * 3 + 2]!;
     const luma = features.luma[i]!;
     c.area++;
     if (y === 0) {

@@ -91,12 +91,17 @@ function readScene(rgb: Float32Array, mask: Float32Array, width: number, height:
   const n = width * height;
   const linear = new Float32Array(n * 3);
   for (let i = 0; i < n * 3; i++) linear[i] = encodedToLinear(rgb[i]!);
-  let skySum = 0, skyWeight = 0, groundSum = 0, groundWeight = 0;
+  let skySum = 0,
+    skyWeight = 0,
+    groundSum = 0,
+    groundWeight = 0;
   const neutral = [0, 0, 0];
   let neutralCount = 0;
   const skyMean = [0, 0, 0];
   for (let i = 0; i < n; i++) {
-    const r = linear[i * 3]!, g = linear[i * 3 + 1]!, b = linear[i * 3 + 2]!;
+    const r = linear[i * 3]!,
+      g = linear[i * 3 + 1]!,
+      b = linear[i * 3 + 2]!;
     const y = luminance(r, g, b);
     const m = mask[i]!;
     skySum += m * y;

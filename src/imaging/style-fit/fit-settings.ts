@@ -220,7 +220,11 @@ export async function fitSettings(original: Image16, goal: Float32Array, start: 
     });
     const candidate = moved(q, solveSpd(a, g));
     const next = await cost(candidate, trial);
-    jacobian.update(candidate.map((v, j) => v - q[j]!), r, trial);
+    jacobian.update(
+      candidate.map((v, j) => v - q[j]!),
+      r,
+      trial,
+    );
     if (next < current) {
       const gain = (current - next) / current;
       q = candidate;

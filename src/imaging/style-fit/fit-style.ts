@@ -164,11 +164,15 @@ export async function fitStyleFromExamples(pairs: ExamplePair[], options: { name
   if (typeof options !== 'object' || options === null) throw new Error(`Expected options {name?, photographyType?} but received ${String(options)}`);
   if (options.name !== undefined) assertName(options.name, 'options.name');
   const { photographyType } = options;
-  if (photographyType !== undefined && !Object.hasOwn(PHOTOGRAPHY_TYPE_BIAS, photographyType)) throw new Error(`Expected options.photographyType to be one of ${Object.keys(PHOTOGRAPHY_TYPE_BIAS).join(', ')} but received "${String(photographyType)}"`);
+  if (photographyType !== undefined && !Object.hasOwn(PHOTOGRAPHY_TYPE_BIAS, photographyType))
+    throw new Error(`Expected options.photographyType to be one of ${Object.keys(PHOTOGRAPHY_TYPE_BIAS).join(', ')} but received "${String(photographyType)}"`);
 
   const fits: PairFit[] = [];
   for (const pair of pairs) fits.push(await fitPair(pair, photographyType));
-  const style = meanStyle(options.name ?? 'Personal style', fits.map((f) => f.diagnostics.bias));
+  const style = meanStyle(
+    options.name ?? 'Personal style',
+    fits.map((f) => f.diagnostics.bias),
+  );
   for (const { original, goal, start, diagnostics } of fits) diagnostics.deltaE.style = meanDeltaE00(labImage(await render(original, applyBias(start, style))), goal);
   return { style, perPair: fits.map((f) => f.diagnostics) };
 }

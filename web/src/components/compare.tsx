@@ -24,14 +24,7 @@ export function Compare(props: { before: string | null; after: string; beforeLab
     <div class={`compare${actual ? ' compare-actual' : ''}`}>
       <div class="compare-scroll">
         <div class="compare-frame" ref={frame} onPointerDown={follow} onPointerMove={follow}>
-          <img
-            class="compare-after"
-            style={size}
-            src={after}
-            alt={alt}
-            draggable={false}
-            onLoad={(e) => setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })}
-          />
+          <img class="compare-after" style={size} src={after} alt={alt} draggable={false} onLoad={(e) => setNatural({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
           {before && (
             <>
               <img class="compare-before" src={before} alt="" draggable={false} style={{ clipPath: `inset(0 ${100 - split}% 0 0)` }} />
@@ -44,7 +37,9 @@ export function Compare(props: { before: string | null; after: string; beforeLab
       </div>
       {before && (
         <label class="compare-slider">
-          <span class="visually-hidden">Divider between {beforeLabel.toLowerCase()} and {afterLabel.toLowerCase()}</span>
+          <span class="visually-hidden">
+            Divider between {beforeLabel.toLowerCase()} and {afterLabel.toLowerCase()}
+          </span>
           <input type="range" min={0} max={100} step={1} value={split} onInput={(e) => setSplit(Number(e.currentTarget.value))} />
         </label>
       )}

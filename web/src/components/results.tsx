@@ -172,9 +172,7 @@ function Viewer({ flow, uuid, name, items, index, before, onMove, onClose }: Vie
           ← Previous
         </button>
         <p class="muted small">
-          {before
-            ? 'Drag across the photo, or use the slider, to compare with the original.'
-            : 'No original to compare: the API has no download link for originals, so the app shows the JPEGs uploaded from this tab only.'}
+          {before ? 'Drag across the photo, or use the slider, to compare with the original.' : 'No original to compare: the API has no download link for originals, so the app shows the JPEGs uploaded from this tab only.'}
         </p>
         <button type="button" class="btn" onClick={() => onMove(1)} aria-label="Next photo" disabled={items.length < 2}>
           Next →

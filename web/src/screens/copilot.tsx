@@ -34,11 +34,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
       try {
         // Copilot needs an exported project; for Smart Editing the export only marks it so.
         if (flow === 'i2i') await client.exportProject(uuid);
-        const [tools, project, files] = await Promise.all([
-          client.aiTools(uuid, flow),
-          client.project(flow, uuid, false),
-          flow === 'i2i' ? client.smartDownloads(uuid) : client.stageDownloads(uuid, 'export'),
-        ]);
+        const [tools, project, files] = await Promise.all([client.aiTools(uuid, flow), client.project(flow, uuid, false), flow === 'i2i' ? client.smartDownloads(uuid) : client.stageDownloads(uuid, 'export')]);
         const base = files.find((f) => f.file_name === photo);
         if (!base) throw new Error(`${photo} is not among the edited photos of this project.`);
         setSetup({ tools, base, projectName: project.name });
@@ -133,9 +129,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
               afterLabel={shown ? `Version ${number(shown)}` : 'Batch edit'}
               alt={shown ? `${photo}, version ${number(shown)}: ${shown.label}` : `${photo}, as edited`}
             />
-            <p class="muted small">
-              {shown ? `Version ${number(shown)} (“${shown.label}”: ${shown.changes}) beside the one it was made from: drag to compare.` : 'The batch edit. Your first change makes version 1.'}
-            </p>
+            <p class="muted small">{shown ? `Version ${number(shown)} (“${shown.label}”: ${shown.changes}) beside the one it was made from: drag to compare.` : 'The batch edit. Your first change makes version 1.'}</p>
           </div>
           <div class="copilot-panel">
             <form
@@ -148,7 +142,8 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
             >
               <Field label="Tell Copilot what to change">
                 {(id) => (
-                  <textarea id={id}
+                  <textarea
+                    id={id}
                     rows={2}
                     maxLength={255}
                     value={instruction}
@@ -172,12 +167,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
               <h2 id="tools-title">One-click tools</h2>
               <div class="tool-grid">
                 {setup.tools.map((t) => (
-                  <button type="button"
-                    key={t.enhancement_type}
-                    class="btn btn-small"
-                    disabled={busy !== null}
-                    onClick={() => void make(t.label, 'tool', () => client.enhance(uuid, flow, photo, t.enhancement_type, current))}
-                  >
+                  <button type="button" key={t.enhancement_type} class="btn btn-small" disabled={busy !== null} onClick={() => void make(t.label, 'tool', () => client.enhance(uuid, flow, photo, t.enhancement_type, current))}>
                     {t.label}
                   </button>
                 ))}
@@ -188,8 +178,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
               <h2 id="versions-title">Versions</h2>
               {replaced.length > 0 && (
                 <Note tone="warn">
-                  A change now builds on {shown ? `version ${number(shown)}` : 'the batch edit'} and replaces {replaced.length === 1 ? 'version' : 'versions'}{' '}
-                  {replaced.map(number).join(', ')}.
+                  A change now builds on {shown ? `version ${number(shown)}` : 'the batch edit'} and replaces {replaced.length === 1 ? 'version' : 'versions'} {replaced.map(number).join(', ')}.
                 </Note>
               )}
               <ol class="versions">
@@ -207,8 +196,7 @@ export function Copilot({ flow, uuid, photo }: { flow: Flow; uuid: string; photo
                       </strong>
                       <span class="version-changes">{v.changes}</span>
                       <small>
-                        {v.kind === 'tool' ? 'tool' : 'instruction'} on {v.parent === null ? 'the batch edit' : `version ${versions.findIndex((x) => x.id === v.parent) + 1}`} ·{' '}
-                        {formatDate(new Date(v.at).toISOString())}
+                        {v.kind === 'tool' ? 'tool' : 'instruction'} on {v.parent === null ? 'the batch edit' : `version ${versions.findIndex((x) => x.id === v.parent) + 1}`} · {formatDate(new Date(v.at).toISOString())}
                       </small>
                     </button>
                   </li>

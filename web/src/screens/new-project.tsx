@@ -286,11 +286,7 @@ export function NewProject() {
 
         <section class="card" aria-labelledby="edit-title">
           <h2 id="edit-title">2. How to edit</h2>
-          <Field label="Project name">
-            {(id) => (
-              <input id={id} value={name} placeholder="Untitled shoot" onInput={(e) => setName(e.currentTarget.value)} maxLength={200} />
-            )}
-          </Field>
+          <Field label="Project name">{(id) => <input id={id} value={name} placeholder="Untitled shoot" onInput={(e) => setName(e.currentTarget.value)} maxLength={200} />}</Field>
           <fieldset class="flow-choice">
             <legend>Kind of edit</legend>
             <label class={`flow-option${flow === 'i2i' ? ' is-selected' : ''}`}>
@@ -337,12 +333,7 @@ export function NewProject() {
           <fieldset class="options">
             <legend>Options</legend>
             <Check label="HDR merge" hint="Merge bracketed exposures; each bracket gives one photo." checked={options.hdr} onChange={(hdr) => setOptions({ ...options, hdr })} />
-            <Check
-              label="Perspective correction"
-              hint="Make vertical lines vertical."
-              checked={options.perspective}
-              onChange={(perspective) => setOptions({ ...options, perspective })}
-            />
+            <Check label="Perspective correction" hint="Make vertical lines vertical." checked={options.perspective} onChange={(perspective) => setOptions({ ...options, perspective })} />
             <Check label="Sky replacement" hint="Replace a dull or blown-out sky." checked={options.sky} onChange={(sky) => setOptions({ ...options, sky })} />
             {options.sky && templates.length > 0 && <SkyPicker templates={templates} value={options.skyTemplate} onChange={(skyTemplate) => setOptions({ ...options, skyTemplate })} />}
             {flow === 'regular' && (

@@ -63,11 +63,7 @@ function PostEditForm({ onSubmit, busy }: { onSubmit(options: PostEditOptions): 
   return (
     <form class="post-form" onSubmit={submit}>
       <div class="row">
-        <Field label="Long edge (px)">
-          {(id) => (
-            <input id={id} type="number" min={16} max={30000} placeholder="Keep the size" value={longEdge} onInput={(e) => setLongEdge(e.currentTarget.value)} />
-          )}
-        </Field>
+        <Field label="Long edge (px)">{(id) => <input id={id} type="number" min={16} max={30000} placeholder="Keep the size" value={longEdge} onInput={(e) => setLongEdge(e.currentTarget.value)} />}</Field>
         <Field label="Format">
           {(id) => (
             <select id={id} value={format} onChange={(e) => setFormat(e.currentTarget.value as typeof format)}>
@@ -77,11 +73,7 @@ function PostEditForm({ onSubmit, busy }: { onSubmit(options: PostEditOptions): 
             </select>
           )}
         </Field>
-        <Field label="Quality">
-          {(id) => (
-            <input id={id} type="number" min={1} max={100} value={quality} onInput={(e) => setQuality(Number(e.currentTarget.value))} />
-          )}
-        </Field>
+        <Field label="Quality">{(id) => <input id={id} type="number" min={1} max={100} value={quality} onInput={(e) => setQuality(Number(e.currentTarget.value))} />}</Field>
         <Field label="Colour space">
           {(id) => (
             <select id={id} value={colorSpace} onChange={(e) => setColorSpace(e.currentTarget.value as typeof colorSpace)}>
@@ -93,9 +85,7 @@ function PostEditForm({ onSubmit, busy }: { onSubmit(options: PostEditOptions): 
       </div>
       <div class="row">
         <Field label="Watermark text" class="grow">
-          {(id) => (
-            <input id={id} value={watermark} placeholder="None" maxLength={200} onInput={(e) => setWatermark(e.currentTarget.value)} />
-          )}
+          {(id) => <input id={id} value={watermark} placeholder="None" maxLength={200} onInput={(e) => setWatermark(e.currentTarget.value)} />}
         </Field>
         <Field label="Watermark position">
           {(id) => (
@@ -211,10 +201,7 @@ export function ProfileProject({ uuid, photo }: { uuid: string; photo?: string |
       {exported?.status.status === 'Completed' && (
         <section class="card stage" aria-labelledby="post-title">
           <h2 id="post-title">3. Post-editing: sizes, formats, watermark</h2>
-          <PostEditForm
-            busy={post?.status.status === 'Processing'}
-            onSubmit={(options) => void ask(() => client.postEdit(uuid, options).then(() => setPostAsked(true)))()}
-          />
+          <PostEditForm busy={post?.status.status === 'Processing'} onSubmit={(options) => void ask(() => client.postEdit(uuid, options).then(() => setPostAsked(true)))()} />
           {post && (post.status.status !== 'Pending' || postAsked) && <StageProgress label="Post-editing" stage={post} />}
           {post?.status.status === 'Completed' && (
             <>

@@ -81,7 +81,8 @@ export function Projects() {
         <>
           <Field label="Search projects" class="search">
             {(id) => (
-              <input id={id}
+              <input
+                id={id}
                 type="search"
                 placeholder="Project name"
                 value={search}

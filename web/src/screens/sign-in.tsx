@@ -26,19 +26,15 @@ export function SignIn({ onSignedIn }: { onSignedIn(key: string): void }) {
       <form class="card sign-in-card" onSubmit={submit}>
         <h1 class="brand brand-large">retouch</h1>
         <p class="muted">AI photo editing on your own server.</p>
-        <Field label="API key">
-          {(id) => (
-            <input id={id} type="password" name="api-key" autoComplete="off" spellcheck={false} required value={key} onInput={(e) => setKey(e.currentTarget.value)} />
-          )}
-        </Field>
+        <Field label="API key">{(id) => <input id={id} type="password" name="api-key" autoComplete="off" spellcheck={false} required value={key} onInput={(e) => setKey(e.currentTarget.value)} />}</Field>
         <ErrorNote error={error} />
         <button class="btn btn-primary btn-block" type="submit" disabled={busy || key.trim() === ''}>
           {busy ? 'Checking…' : 'Sign in'}
         </button>
         <div class="help">
           <p>
-            <strong>Where is my key?</strong> The first <code>npm start</code> prints the key of the <code>demo</code> account and saves it in{' '}
-            <code>data/demo-api-key.txt</code>. Whoever runs your retouch server makes more with <code>retouch accounts create</code>.
+            <strong>Where is my key?</strong> The first <code>npm start</code> prints the key of the <code>demo</code> account and saves it in <code>data/demo-api-key.txt</code>. Whoever runs your retouch server makes more with{' '}
+            <code>retouch accounts create</code>.
           </p>
           <p>The key stays in this browser tab and is forgotten when you sign out or close the tab.</p>
         </div>

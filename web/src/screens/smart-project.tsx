@@ -56,12 +56,7 @@ export function SmartProject({ uuid, photo }: { uuid: string; photo?: string | u
   const failedHere = items ? notDelivered(uuid, items) : (uploadedNames(uuid) ?? []);
   return (
     <main class="page">
-      <ProjectHead
-        name={project.name}
-        kind={['Smart Editing', ...project.ai_tools.map((t) => OPTION_LABELS[t] ?? t)].join(' · ')}
-        createdAt={project.created_at}
-        status={project.status}
-      />
+      <ProjectHead name={project.name} kind={['Smart Editing', ...project.ai_tools.map((t) => OPTION_LABELS[t] ?? t)].join(' · ')} createdAt={project.created_at} status={project.status} />
       <ErrorNote error={pollError} />
 
       {!finished && (

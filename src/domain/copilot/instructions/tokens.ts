@@ -6,10 +6,7 @@
  */
 import { LONGEST_PHRASE, lookup, type Entry } from './vocabulary.js';
 
-export type Token =
-  | { kind: 'word'; text: string; entries: Entry[] | undefined }
-  | { kind: 'number'; value: number; signed: boolean }
-  | { kind: 'ratio'; aspect: string };
+export type Token = { kind: 'word'; text: string; entries: Entry[] | undefined } | { kind: 'number'; value: number; signed: boolean } | { kind: 'ratio'; aspect: string };
 
 /** Unicode and symbols to plain words the scanner reads. */
 function normalise(text: string): string {
@@ -74,7 +71,14 @@ export function tokenise(text: string): Token[] {
         entries = lookup(words.map((w) => w.text).join(' '));
         if (entries) matched = n;
       }
-      out.push({ kind: 'word', text: raw.slice(i, i + matched).map((w) => w.text).join(' '), entries });
+      out.push({
+        kind: 'word',
+        text: raw
+          .slice(i, i + matched)
+          .map((w) => w.text)
+          .join(' '),
+        entries,
+      });
       i += matched;
     }
   }

@@ -233,9 +233,15 @@ define('dramatic clouds,storm clouds,stormy sky,dramatic sky,moody sky', { kind:
 define('sunset,sunset sky,golden hour sky,dusk,sundown,evening sky', { kind: 'template', name: 'sunset' });
 
 // Directions.
-define('more,increase,increased,raise,boost,enhance,higher,stronger,extra,up,bring up,turn up,crank up,pump up,dial up,push,open up,lift,lifted,bring out,amplify,intensify,heighten,strengthen,emphasise,emphasize,needs more,add some,give it more', direction(1));
+define(
+  'more,increase,increased,raise,boost,enhance,higher,stronger,extra,up,bring up,turn up,crank up,pump up,dial up,push,open up,lift,lifted,bring out,amplify,intensify,heighten,strengthen,emphasise,emphasize,needs more,add some,give it more',
+  direction(1),
+);
 define('add,put in,insert', direction(1, { manipulates: true }));
-define('less,decrease,decreased,reduce,reduced,lower,cut,drop,weaker,fewer,down,tone down,toned down,bring down,turn down,dial down,dial back,pull back,back off,minimise,minimize,take down,crush,tame,suppress,pull down,knock down,rein in,weaken,calm down', direction(-1));
+define(
+  'less,decrease,decreased,reduce,reduced,lower,cut,drop,weaker,fewer,down,tone down,toned down,bring down,turn down,dial down,dial back,pull back,back off,minimise,minimize,take down,crush,tame,suppress,pull down,knock down,rein in,weaken,calm down',
+  direction(-1),
+);
 define('remove,eliminate,get rid of,take out,erase,delete,clean out', direction(-1, { manipulates: true, resets: true }));
 define('recover,fix,correct,protect,preserve,keep,rescue,save,restore,bring back,repair,control,hold', { kind: 'remedy' });
 define('reset,undo,revert,original,uncropped,no longer', { kind: 'reset' });
