@@ -12,7 +12,7 @@ import os from 'node:os';
 import { makePhotos } from './bench-product.js';
 import { RATE, constantRate, describeLoad, percentile } from './load.js';
 import type { Section } from './report.js';
-import { call, i2iProject, startServe } from './serve.js';
+import { editUntilDone, i2iProject, startServe } from './serve.js';
 import { fixed } from './tools.js';
 
 /** Fewer photos than the product path: the edit need only outlast a few seconds of load. */
@@ -29,15 +29,9 @@ async function underLoad(label: string, imagingNice: number, serverNice: number,
     await constantRate(detail, auth, new Promise((r) => setTimeout(r, 2000)));
     const idle = await constantRate(detail, auth, new Promise((r) => setTimeout(r, 3000)));
     const started = performance.now();
-    await call(`${base}/v1/i2i/projects/${uuid}/edit`, { method: 'POST', headers, body: '{}' });
-    let status = 'Pending';
-    const finished = (async () => {
-      while (status !== 'Completed' && status !== 'Failed') {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await call(detail, { headers })).data.status;
-      }
-    })();
+    const finished = editUntilDone(server, uuid);
     const busy = await constantRate(detail, auth, finished);
+    const status = await finished;
     const held = busy.answered / busy.seconds >= 0.95 * RATE;
     const p99 = percentile(busy.latencies, 99);
     return [label, describeLoad(idle), describeLoad(busy), `${fixed((performance.now() - started) / 1000, 1)} s, ${status}`, held && p99 < 20 ? 'met' : 'NOT met'];

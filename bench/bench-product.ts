@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { photo18mp } from './bench-render.js';
 import { outDir, type Section } from './report.js';
-import { call, i2iProject, peakRssMiB, startServe } from './serve.js';
+import { editUntilDone, i2iProject, peakRssMiB, startServe } from './serve.js';
 import { RATE, constantRate, describeLoad, percentile } from './load.js';
 import { fixed, runMeasured } from './tools.js';
 
@@ -62,15 +62,9 @@ export async function benchProduct(): Promise<Section> {
     const idle = await constantRate(detail, { 'x-api-key': apiKey }, new Promise((r) => setTimeout(r, 5000)));
 
     const editStarted = performance.now();
-    await call(`${base}/v1/i2i/projects/${uuid}/edit`, { method: 'POST', headers, body: '{}' });
-    let status = 'Pending';
-    const finished = (async () => {
-      while (status !== 'Completed' && status !== 'Failed') {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await call(detail, { headers })).data.status;
-      }
-    })();
+    const finished = editUntilDone(server, uuid);
     const busy = await constantRate(detail, { 'x-api-key': apiKey }, finished);
+    const status = await finished;
     const editSeconds = (performance.now() - editStarted) / 1000;
     const rss = peakRssMiB(server.process.pid!);
     const ratio = editSeconds / floor;

@@ -69,6 +69,18 @@ export async function call(url: string, init: RequestInit = {}): Promise<any> {
   return res.json();
 }
 
+/** Submits a Smart Editing project's edit (default options) and resolves with its end status, polling its detail every 250 ms. */
+export async function editUntilDone(server: BenchServer, uuid: string): Promise<string> {
+  const { base, headers } = server;
+  await call(`${base}/v1/i2i/projects/${uuid}/edit`, { method: 'POST', headers, body: '{}' });
+  let status = 'Pending';
+  while (status !== 'Completed' && status !== 'Failed') {
+    await new Promise((r) => setTimeout(r, 250));
+    status = (await call(`${base}/v1/i2i/projects/${uuid}`, { headers })).data.status;
+  }
+  return status;
+}
+
 /** Creates a Smart Editing project and uploads these files to it (4 PUTs at a time); returns its uuid. */
 export async function i2iProject(server: BenchServer, files: string[]): Promise<string> {
   const { base, headers } = server;

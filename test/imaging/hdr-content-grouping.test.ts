@@ -3,23 +3,12 @@ import { test } from 'node:test';
 import sharp from 'sharp';
 import { groupBrackets, lumaThumbnail, matchScenes, middleFrame, darkestFrame, type BracketCandidate } from '../../src/imaging/hdr/index.js';
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
+import { emptyMetadata } from '../../src/imaging/metadata.js';
 import type { Image16, PhotoMetadata } from '../../src/imaging/types.js';
 import { expose, hdrScene, type Radiance } from './hdr-scenes.js';
 
 /** What an export that strips EXIF leaves: nothing. */
-const STRIPPED: PhotoMetadata = {
-  make: null,
-  model: null,
-  lens: null,
-  captureTime: null,
-  exposureTime: null,
-  fNumber: null,
-  iso: null,
-  exposureBias: null,
-  focalLength: null,
-  gps: null,
-  icc: null,
-};
+const STRIPPED: PhotoMetadata = emptyMetadata();
 
 const WIDTH = 480;
 const HEIGHT = 320;

@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { darkestFrame, exposureOrder, groupBrackets, middleFrame, type BracketCandidate } from '../../src/imaging/hdr/index.js';
+import { emptyMetadata } from '../../src/imaging/metadata.js';
 import type { PhotoMetadata } from '../../src/imaging/types.js';
 
-const NONE: PhotoMetadata = {
-  make: null,
-  model: null,
-  lens: null,
-  captureTime: null,
-  exposureTime: null,
-  fNumber: null,
-  iso: null,
-  exposureBias: null,
-  focalLength: null,
-  gps: null,
-  icc: null,
-};
+const NONE: PhotoMetadata = emptyMetadata();
 
 /** A frame taken `seconds` after 14:00:00 on 2024-05-01 at the given bias (the exposure time follows it from 1/125 s). */
 function shot(fileName: string, seconds: number | null, bias: number | null, extra: Partial<PhotoMetadata> = {}): BracketCandidate {
