@@ -46,6 +46,33 @@ export interface Prediction {
   spread: TargetVector;
 }
 
+/**
+ * Boosted regression trees of one depth, complete: per tree, its inner nodes in breadth-first
+ * order (a value below the node's threshold goes to the first child) and its 2^depth leaves.
+ */
+export interface TreeEnsemble {
+  depth: number;
+  base: number;
+  features: number[];
+  thresholds: number[];
+  leaves: number[];
+}
+
+export function evaluateTrees(e: TreeEnsemble, x: Float64Array): number {
+  const inner = (1 << e.depth) - 1;
+  const trees = e.leaves.length / (inner + 1);
+  let s = e.base;
+  for (let t = 0; t < trees; t++) {
+    let n = 0;
+    for (let level = 0; level < e.depth; level++) {
+      const i = t * inner + n;
+      n = 2 * n + (x[e.features[i]!]! < e.thresholds[i]! ? 1 : 2);
+    }
+    s += e.leaves[t * (inner + 1) + n - inner]!;
+  }
+  return s;
+}
+
 let checked: AutoEditWeights | null = null;
 
 /** The committed weights, checked once against this build's features and targets. */
