@@ -4,7 +4,8 @@
  * is cropped and degraded at random in linear light, many times with a fixed seed; the features of
  * each degraded photo are paired with the targets of the rendering that undoes it. Ridge
  * regression per target, λ chosen by leave-photos-out cross-validation, then bagged over
- * bootstrap samples of the photos. Writes src/imaging/autoedit/weights.json, and the
+ * bootstrap samples of the photos, blended per target with boosted trees by the weight
+ * (0, ½ or 1) that cross-validation prefers. Writes src/imaging/autoedit/weights.json, and the
  * cross-validated predictions (with their bag spread) to bench/out/autoedit-cv.json for
  * tuning the guards. Held-out photos are never read.
  */
@@ -13,12 +14,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FEATURE_SPEC, featurePreview, photoFeatures } from '../src/imaging/autoedit/features.js';
-import { TARGETS, WEIGHTS_VERSION, type AutoEditWeights, type RidgeModel } from '../src/imaging/autoedit/model.js';
+import { TARGETS, WEIGHTS_VERSION, evaluateTrees, type AutoEditWeights, type RidgeModel, type TreeEnsemble } from '../src/imaging/autoedit/model.js';
 import { seededRandom } from '../src/imaging/random.js';
 import { autoEditPhotos, loadPhoto } from './autoedit/corpus.js';
 import { NO_DEGRADATION, degrade, inverseTargets, randomDegradation, to8, type Degradation } from './autoedit/degrade.js';
 import { cvCases, loadFolds, renderCv, saveFolds, summarise } from './autoedit/cv-render.js';
 import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
+import { BOOST, boost } from './autoedit/trees.js';
 import { outDir, projectRoot } from './report.js';
 import type { Image16 } from '../src/imaging/types.js';
 
@@ -29,6 +31,8 @@ const DRAWS_PER_PHOTO = 48;
 const BAGS = 8;
 const FOLDS = 5;
 const LAMBDAS = [1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10, 30, 100];
+/** Weights of the trees against the ridge bag tried per target. */
+const TREE_WEIGHTS = [0, 0.5, 1];
 
 interface Sample {
   photo: number;
@@ -136,6 +140,31 @@ const lambda = TARGETS.map((_, k) => LAMBDAS[cvError[k]!.indexOf(Math.min(...cvE
 const targetStd = TARGETS.map((_, k) => Math.sqrt(y.reduce((s, v) => s + (v[k]! - y.reduce((a, w) => a + w[k]!, 0) / y.length) ** 2, 0) / y.length));
 for (const [k, name] of TARGETS.entries()) log(`${name}: λ ${lambda[k]}, CV RMSE ${Math.sqrt(Math.min(...cvError[k]!)).toFixed(4)} (target sd ${targetStd[k]!.toFixed(4)})`);
 
+// Trees per target and fold, and the blend weight with the least cross-validated error.
+const treeRnd = () => seededRandom(SEED + 3);
+const foldTrees = folds.map((fold) => {
+  const train = rowsOf(order.filter((p) => !fold.includes(p)));
+  return TARGETS.map((_, k) => boost(x, y, k, train, BOOST, treeRnd()));
+});
+const blendError = TARGETS.map(() => new Array<number>(TREE_WEIGHTS.length).fill(0));
+for (const [fi, fold] of folds.entries()) {
+  const normal = normalEquations(x, y, rowsOf(order.filter((p) => !fold.includes(p))));
+  for (const [k] of TARGETS.entries()) {
+    const c = fitTarget(normal, k, lambda[k]!);
+    for (const r of rowsOf(fold)) {
+      const ridge = applyLinear(c, x[r]!);
+      const trees = evaluateTrees(foldTrees[fi]![k]!, x[r]!);
+      for (const [wi, w] of TREE_WEIGHTS.entries()) blendError[k]![wi] += ((1 - w) * ridge + w * trees - y[r]![k]!) ** 2 / samples.length;
+    }
+  }
+}
+const treeWeight = TARGETS.map((_, k) => TREE_WEIGHTS[blendError[k]!.indexOf(Math.min(...blendError[k]!))]!);
+for (const [k, name] of TARGETS.entries())
+  log(`${name}: CV RMSE ridge ${Math.sqrt(blendError[k]![0]!).toFixed(4)}, ½ ridge + ½ trees ${Math.sqrt(blendError[k]![1]!).toFixed(4)}, trees ${Math.sqrt(blendError[k]![2]!).toFixed(4)} → tree weight ${treeWeight[k]}`);
+const treesFor = (ensembles: TreeEnsemble[]) => ({ weight: treeWeight, ensembles: ensembles.map((e, k) => (treeWeight[k]! > 0 ? e : null)) });
+/** Ridge bag mean blended with the trees, as model.ts predicts. */
+const blend = (k: number, ridgeMean: number, ensembles: TreeEnsemble[], row: Float64Array) => (treeWeight[k]! > 0 ? (1 - treeWeight[k]!) * ridgeMean + treeWeight[k]! * evaluateTrees(ensembles[k]!, row) : ridgeMean);
+
 /** Bagged ridge models on the given photos. */
 function fitBag(photoSet: readonly number[], r: () => number): RidgeModel[] {
   return bootstrap(photoSet, BAGS, r).map((sample) => {
@@ -148,7 +177,7 @@ function fitBag(photoSet: readonly number[], r: () => number): RidgeModel[] {
 const bagRnd = seededRandom(SEED + 2);
 const foldBags: RidgeModel[][] = [];
 const cv: { photo: string; degradation: Degradation; targets: number[]; mean: number[]; spread: number[] }[] = [];
-for (const fold of folds) {
+for (const [fi, fold] of folds.entries()) {
   const models = fitBag(
     order.filter((p) => !fold.includes(p)),
     bagRnd,
@@ -156,8 +185,9 @@ for (const fold of folds) {
   foldBags.push(models);
   for (const r of rowsOf(fold)) {
     const values = models.map((m) => m.coefficients.map((c) => applyLinear(c, x[r]!)));
-    const mean = TARGETS.map((_, k) => values.reduce((s, v) => s + v[k]!, 0) / values.length);
-    const spread = TARGETS.map((_, k) => Math.sqrt(values.reduce((s, v) => s + (v[k]! - mean[k]!) ** 2, 0) / values.length));
+    const ridgeMean = TARGETS.map((_, k) => values.reduce((s, v) => s + v[k]!, 0) / values.length);
+    const spread = TARGETS.map((_, k) => Math.sqrt(values.reduce((s, v) => s + (v[k]! - ridgeMean[k]!) ** 2, 0) / values.length));
+    const mean = TARGETS.map((_, k) => blend(k, ridgeMean[k]!, foldTrees[fi]!, x[r]!));
     cv.push({ photo: photos[samples[r]!.photo]!.file, degradation: samples[r]!.degradation, targets: Array.from(y[r]!), mean, spread });
   }
 }
@@ -170,7 +200,20 @@ const typicalSpread = TARGETS.map((_, k) => {
 });
 const round = (v: number) => Number(v.toPrecision(4));
 const models = fitBag(order, bagRnd).map((m) => ({ coefficients: m.coefficients.map((c) => c.map(round)) }));
-const weightsWith = (bag: RidgeModel[]): AutoEditWeights => ({
+const roundTrees = (e: TreeEnsemble): TreeEnsemble => ({ ...e, base: round(e.base), thresholds: e.thresholds.map(round), leaves: e.leaves.map(round) });
+const allTrees = TARGETS.map((_, k) =>
+  roundTrees(
+    boost(
+      x,
+      y,
+      k,
+      order.flatMap((p) => rowsOf([p])),
+      BOOST,
+      treeRnd(),
+    ),
+  ),
+);
+const weightsWith = (bag: RidgeModel[], ensembles: TreeEnsemble[]): AutoEditWeights => ({
   version: WEIGHTS_VERSION,
   featureSpec: FEATURE_SPEC,
   targets: TARGETS,
@@ -180,19 +223,12 @@ const weightsWith = (bag: RidgeModel[]): AutoEditWeights => ({
   typicalSpread: typicalSpread.map(round),
   cvRmse: bagRmse.map(round),
   models: bag,
+  trees: treesFor(ensembles),
   training: {},
 });
-saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), weights: weightsWith(foldBags[k]!) })));
+saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), weights: weightsWith(foldBags[k]!, foldTrees[k]!.map(roundTrees)) })));
 const weights: AutoEditWeights = {
-  version: WEIGHTS_VERSION,
-  featureSpec: FEATURE_SPEC,
-  targets: TARGETS,
-  featureMean: featureMean.map(round),
-  featureScale: featureScale.map(round),
-  lambda,
-  typicalSpread: typicalSpread.map(round),
-  cvRmse: bagRmse.map(round),
-  models,
+  ...weightsWith(models, allTrees),
   training: {
     command: 'npm run train',
     seed: SEED,
@@ -201,6 +237,7 @@ const weights: AutoEditWeights = {
     edge: EDGE,
     bags: BAGS,
     folds: FOLDS,
+    trees: BOOST,
     featureSpecSha1: createHash('sha1').update(FEATURE_SPEC).digest('hex').slice(0, 12),
   },
 };

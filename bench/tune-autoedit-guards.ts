@@ -12,10 +12,10 @@ import { GUARDS, type GuardConstants } from '../src/imaging/autoedit/guards.js';
 import { cvCases, loadFolds, renderCv, summarise, type CaseResult } from './autoedit/cv-render.js';
 
 const GRID: { [K in keyof GuardConstants]?: number[] } = {
-  noiseScale: [0.25, 0.5, 0.75, 1.5],
-  spreadTolerance: [1, 4],
-  dominanceStart: [0.25, 1],
-  dominanceFloor: [0, 0.7],
+  noiseScale: [0, 0.25, 0.4, 0.5, 0.6, 0.75, 1, 1.5],
+  spreadTolerance: [0.7, 1, 1.4, 2, 4, 1000],
+  dominanceStart: [0.25, 0.5, 1],
+  dominanceFloor: [0, 0.4, 0.7],
 };
 const EXCEPTION_PENALTY = 0.1;
 

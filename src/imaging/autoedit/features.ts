@@ -22,9 +22,11 @@ const LUMA_QUANTILES = [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.98
 const LUMA_BINS = 12;
 const LUMA_STOPS = 12;
 const SATURATION_QUANTILES = [0.5, 0.9];
+/** Quantiles of log2 max(R, G, B): where the highlights sit, the cue auto-level and auto-exposure tools read. */
+const PEAK_QUANTILES = [0.5, 0.9, 0.98, 0.995, 0.999];
 
 /** Changes whenever the layout or the meaning of a feature changes; the weights record it. */
-export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+spreads+bright-v3`;
+export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+peak${PEAK_QUANTILES.join(',')}+spreads+bright+loglmean-v4`;
 
 /** Floors of the logs: black pixels and flat regions carry no chroma. */
 const EPS = 1e-4;
@@ -93,6 +95,7 @@ export function photoFeatures(preview: LinearImage): Float64Array {
   const evs = new Float32Array(n);
   const ews = new Float32Array(n);
   const lumas = new Float32Array(n);
+  const peaks = new Float32Array(n);
   const sats = new Float32Array(n);
   const mean = [0, 0, 0];
   const edgeNorm = [0, 0, 0];
@@ -112,6 +115,7 @@ export function photoFeatures(preview: LinearImage): Float64Array {
       mean[1]! += g;
       mean[2]! += b;
       const mx = Math.max(r, g, b);
+      peaks[y * width + x] = Math.log2(mx + EPS);
       if (mx > CLIP) clipped++;
       if (mx > DARK) {
         // Saturation as the eye sees it: on square roots, a stand-in for the display encoding.
@@ -151,7 +155,11 @@ export function photoFeatures(preview: LinearImage): Float64Array {
       }
     }
   const logRatio = (a: number, b: number) => Math.log((a + EPS) / (b + EPS));
-  for (let p = 0; p < n; p++) lumas[p] = Math.log2(lumas[p]! + EPS);
+  let lumaSum = 0;
+  for (let p = 0; p < n; p++) {
+    lumaSum += lumas[p]!;
+    lumas[p] = Math.log2(lumas[p]! + EPS);
+  }
   const luma = quantiles(lumas, null, n, -14, 1, 1500, LUMA_QUANTILES);
   const lumaHist = new Float64Array(LUMA_BINS);
   for (let p = 0; p < n; p++) lumaHist[Math.min(LUMA_BINS - 1, Math.max(0, Math.floor(((lumas[p]! + LUMA_STOPS) / LUMA_STOPS) * LUMA_BINS)))] += 1;
@@ -210,6 +218,8 @@ export function photoFeatures(preview: LinearImage): Float64Array {
     ...luma,
     ...normalisedRoots(lumaHist),
     lumas.reduce((sum, l) => sum + l, 0) / Math.max(1, n),
+    Math.log2(lumaSum / Math.max(1, n) + EPS),
+    ...quantiles(peaks, null, n, -14, 1, 1500, PEAK_QUANTILES),
     clipped / Math.max(1, n),
     s50,
     s90,

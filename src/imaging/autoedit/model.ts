@@ -1,8 +1,10 @@
 /**
  * The learned model of the automatic edit: ridge regressions from standardised photo
  * features to the parameters that undo a degradation, bagged over bootstrap samples of
- * the training photos. The mean of the bag is the prediction; its spread says how much
- * the answer depends on which photos the model saw, the basis of the confidence.
+ * the training photos, blended per target with boosted regression trees where
+ * cross-validation found the blend better (the trees catch interactions such as exposure
+ * with contrast). The spread of the ridge bag says how much the answer depends on which
+ * photos the model saw, the basis of the confidence.
  * Weights come from `npm run train` (bench/train-autoedit.ts) as a versioned JSON file.
  */
 import weightsFile from './weights.json' with { type: 'json' };
@@ -14,7 +16,7 @@ export const TARGETS = ['illuminantU', 'illuminantV', 'exposure', 'logContrast',
 export type Target = (typeof TARGETS)[number];
 export type TargetVector = Record<Target, number>;
 
-export const WEIGHTS_VERSION = 1;
+export const WEIGHTS_VERSION = 2;
 
 export interface RidgeModel {
   /** Per target: intercept then one coefficient per standardised feature. */
@@ -34,6 +36,11 @@ export interface AutoEditWeights {
   /** Per target, the bag's cross-validated RMSE: the noise level of a correction. */
   cvRmse: number[];
   models: RidgeModel[];
+  /**
+   * Boosted trees, one ensemble per target or null, and per target the weight of the trees
+   * against the bag's mean (chosen by cross-validation).
+   */
+  trees: { weight: number[]; ensembles: (TreeEnsemble | null)[] };
   /** Guard constants other than the built-in ones (cross-validation while tuning them). */
   guards?: GuardConstants;
   /** How the weights were made: photos, draws, seed, cross-validated errors. */
@@ -42,8 +49,35 @@ export interface AutoEditWeights {
 
 export interface Prediction {
   mean: TargetVector;
-  /** Standard deviation across the bagged models. */
+  /** Standard deviation across the bagged ridge models. */
   spread: TargetVector;
+}
+
+/**
+ * Boosted regression trees of one depth, complete: per tree, its inner nodes in breadth-first
+ * order (a value below the node's threshold goes to the first child) and its 2^depth leaves.
+ */
+export interface TreeEnsemble {
+  depth: number;
+  base: number;
+  features: number[];
+  thresholds: number[];
+  leaves: number[];
+}
+
+export function evaluateTrees(e: TreeEnsemble, x: Float64Array): number {
+  const inner = (1 << e.depth) - 1;
+  const trees = e.leaves.length / (inner + 1);
+  let s = e.base;
+  for (let t = 0; t < trees; t++) {
+    let n = 0;
+    for (let level = 0; level < e.depth; level++) {
+      const i = t * inner + n;
+      n = 2 * n + (x[e.features[i]!]! < e.thresholds[i]! ? 1 : 2);
+    }
+    s += e.leaves[t * (inner + 1) + n - inner]!;
+  }
+  return s;
 }
 
 let checked: AutoEditWeights | null = null;
@@ -80,7 +114,9 @@ export function predict(features: Float64Array, weights: AutoEditWeights = autoE
   for (const [t, name] of TARGETS.entries()) {
     const values = weights.models.map((m) => evaluate(m, x, t));
     const mu = values.reduce((s, v) => s + v, 0) / values.length;
-    mean[name] = mu;
+    const w = weights.trees.weight[t]!;
+    const trees = weights.trees.ensembles[t];
+    mean[name] = trees && w > 0 ? (1 - w) * mu + w * evaluateTrees(trees, x) : mu;
     spread[name] = Math.sqrt(values.reduce((s, v) => s + (v - mu) ** 2, 0) / values.length);
   }
   return { mean, spread };
