@@ -14,6 +14,7 @@ import { CASES, NOT_YET_MEASURABLE, POOLS, type Case } from './copilot/cases.js'
 import { lean, measure, regionLightness, turnBetween, verticalTilt, type Measured } from './copilot/measures.js';
 import { outDir, testdataDir, type Section, type SectionRunner } from './report.js';
 import { fixed } from './tools.js';
+import { caption } from './caption.js';
 
 const PREVIEW_EDGE = 1024;
 /** Fractions of the parent's pixels that make its highlight and shadow regions. */
@@ -141,8 +142,6 @@ function interpretTimed(text: string, settings: DevelopSettings): { delta: Copil
   return { delta: read.kind === 'edit' ? read.delta : null, kind: read.kind, ms };
 }
 
-const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
 async function thumb(image: Image16): Promise<Buffer> {
   return sharpFromImage16(image).resize(THUMB, THUMB, { fit: 'contain', background: '#181818' }).toColourspace('srgb').png().toBuffer();
 }
@@ -158,8 +157,7 @@ async function contactSheet(pairs: { before: Image16; after: Image16; label: str
     const top = Math.floor(i / perRow) * (cellH + 8);
     const p = pairs[i]!;
     composites.push({ input: await thumb(p.before), left, top: top + 24 }, { input: await thumb(p.after), left: left + THUMB + 6, top: top + 24 });
-    const svg = `<svg width="${cellW}" height="22"><text x="2" y="16" font-family="sans-serif" font-size="14" fill="${p.ok ? '#e0e0e0' : '#ff6060'}">${escapeXml(p.label)}</text></svg>`;
-    composites.push({ input: Buffer.from(svg), left, top });
+    composites.push({ input: caption(p.label, cellW, 22, { colour: p.ok ? '#e0e0e0' : '#ff6060' }), left, top });
   }
   const width = perRow * (cellW + 12);
   const height = Math.ceil(pairs.length / perRow) * (cellH + 8);

@@ -16,6 +16,7 @@ import { mefSsim } from './metrics/mef-ssim.js';
 import { spuriousChroma, SPURIOUS_THRESHOLD } from './metrics/spurious-chroma.js';
 import { outDir, testdataDir, type Section } from './report.js';
 import { ensureDebianTool, fixed, runMeasured } from './tools.js';
+import { caption } from './caption.js';
 
 /** Exposures of the synthesised brackets, in EV. */
 const EVS = [-2, 0, 2];
@@ -181,13 +182,10 @@ async function contactSheet(frames: Image16[], results: { label: string; image: 
   const rows = [sites.smooth, sites.edges];
   for (const [r, site] of rows.entries()) {
     for (const [t, { label, image }] of tiles.entries()) {
-      const caption = Buffer.from(
-        `<svg width="${CROP}" height="20"><rect width="100%" height="100%" fill="black" opacity="0.6"/><text x="4" y="15" font-family="sans-serif" font-size="13" fill="white">${label} ${r === 0 ? 'smooth' : 'edges'}</text></svg>`,
-      );
       const tile = await sharpFromImage16(image)
         .extract({ left: site.left, top: site.top, width: CROP, height: CROP })
         .toColourspace('srgb')
-        .composite([{ input: caption, top: 0, left: 0 }])
+        .composite([{ input: caption(`${label} ${r === 0 ? 'smooth' : 'edges'}`, CROP, 20, { fontSize: 13, colour: 'white', band: true }), top: 0, left: 0 }])
         .png()
         .toBuffer();
       layers.push({ input: tile, left: t * (CROP + 4), top: r * (CROP + 4) });

@@ -10,6 +10,7 @@ import { rotationX } from '../src/imaging/matrix.js';
 import type { Image16 } from '../src/imaging/types.js';
 import { outDir, testdataDir, type Section, type SectionRunner } from './report.js';
 import { fixed, medianSeconds } from './tools.js';
+import { caption } from './caption.js';
 
 /** Photos of buildings with strong verticals (the rest of testdata/photos are landscapes, flowers, fruit). */
 const PHOTOS = ['building.jpg', 'leuvenA.jpg', 'scenetext03.jpg', 'scenetext06.jpg'];
@@ -117,8 +118,7 @@ async function writeContactSheet(pairs: { keystoned: Image16; corrected: Image16
     const top = r * (THUMB + gap);
     composites.push({ input: await thumbnail(pairs[r]!.keystoned), left: 0, top });
     composites.push({ input: await thumbnail(pairs[r]!.corrected), left: THUMB + gap, top });
-    const label = `<svg width="${2 * THUMB + gap}" height="24"><rect width="100%" height="100%" fill="black" fill-opacity="0.6"/><text x="6" y="17" font-family="sans-serif" font-size="15" fill="white">${pairs[r]!.label}</text></svg>`;
-    composites.push({ input: Buffer.from(label), left: 0, top });
+    composites.push({ input: caption(pairs[r]!.label, 2 * THUMB + gap, 24, { fontSize: 15, colour: 'white', band: true }), left: 0, top });
   }
   await sharp({ create: { width: 2 * THUMB + gap, height: pairs.length * (THUMB + gap), channels: 3, background: '#000000' } })
     .composite(composites)

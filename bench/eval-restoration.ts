@@ -27,6 +27,7 @@ import { decode16, encodePng16, thumbnail } from './image16.js';
 import { meanCiede2000 } from './metrics/ciede2000.js';
 import { type SectionRunner, outDir } from './report.js';
 import { ensureDebianTool, fixed } from './tools.js';
+import { caption } from './caption.js';
 
 /** Long edge the photos are evaluated at: the corpus goes to 2400 px; 512 keeps the run to minutes on two cores. */
 const EDGE = 512;
@@ -161,10 +162,6 @@ const TILE = 300;
 const LABEL_H = 24;
 const CROP = 200;
 
-function label(text: string): Buffer {
-  return Buffer.from(`<svg width="${TILE}" height="${LABEL_H}"><text x="6" y="17" font-family="sans-serif" font-size="14" fill="#eee">${text.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</text></svg>`);
-}
-
 /** A 100 % crop of the centre of an image, as a PNG tile. */
 async function centreCrop(image: Image16): Promise<Buffer> {
   const left = Math.max(0, Math.floor((image.width - CROP) / 2));
@@ -191,7 +188,7 @@ async function contactSheet(rows: { title: string; before: Image16; ours: Image1
       ['original, 100 % crop', await centreCrop(row.original)],
     ];
     for (const [col, [text, tile]] of columns.entries()) {
-      tiles.push({ input: label(text), left: col * TILE, top });
+      tiles.push({ input: caption(text, TILE, LABEL_H), left: col * TILE, top });
       tiles.push({ input: tile, left: col * TILE, top: top + LABEL_H });
     }
   }

@@ -21,6 +21,7 @@ import { thumbnail } from './image16.js';
 import { meanCiede2000 } from './metrics/ciede2000.js';
 import { type SectionRunner, outDir, testdataDir } from './report.js';
 import { fixed } from './tools.js';
+import { caption } from './caption.js';
 
 /** A custom warm look, unlike the built-ins: lifted, warm and magenta, softer detail. */
 const WARM_FILM: Style = { name: 'Warm film', exposure: 0.2, contrast: 10, highlights: -10, shadows: 15, whites: -5, blacks: 8, warmth: 12, tint: 5, vibrance: 15, saturation: 5, clarity: -10 };
@@ -32,10 +33,6 @@ const SLIDERS: (keyof StyleBias)[] = ['exposure', 'contrast', 'highlights', 'sha
 const TILE_W = 240;
 const TILE_H = 180;
 const LABEL_H = 24;
-
-function label(text: string): Buffer {
-  return Buffer.from(`<svg width="${TILE_W}" height="${LABEL_H}"><text x="6" y="17" font-family="sans-serif" font-size="13" fill="#eee">${text.replace(/&/g, '&amp;')}</text></svg>`);
-}
 
 /** The photographer's edit: the photo developed with the style, delivered as a JPEG. */
 async function photographerEdit(image: Image16, style: Style): Promise<Image16> {
@@ -84,7 +81,7 @@ export const evalStyle: SectionRunner = async () => {
         [`no style ΔE ${fixed(dPlain, 2)}`, untouched],
       ];
       for (const [col, [text, picture]] of columns.entries()) {
-        tiles.push({ input: label(text), left: col * TILE_W, top });
+        tiles.push({ input: caption(text, TILE_W, LABEL_H, { fontSize: 13 }), left: col * TILE_W, top });
         tiles.push({ input: await thumbnail(picture, TILE_W, TILE_H), left: col * TILE_W, top: top + LABEL_H });
       }
       top += TILE_H + LABEL_H;
