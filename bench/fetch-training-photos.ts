@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { autoEditPhotos } from './autoedit/corpus.js';
-import { type ExtraPhoto, cacheDir, cachedPhotoPath, largestEmbeddedJpeg, readManifest, samePhotos, thumbprints } from './autoedit/training-photos.js';
+import { type ExtraPhoto, cacheDir, cachedPhotoPath, extractPhoto, readManifest, samePhotos, thumbprint, type Thumbprint } from './autoedit/training-photos.js';
 
 const MAX_EDGE = 2400;
 
@@ -37,7 +37,7 @@ async function fetchPhoto(photo: ExtraPhoto): Promise<void> {
   const source = fs.readFileSync(path.join(extractedPackage(photo.package, photo.version), photo.path));
   const sha256 = createHash('sha256').update(source).digest('hex');
   if (sha256 !== photo.sha256) throw new Error(`${photo.package} ${photo.path}: sha256 ${sha256}, the manifest says ${photo.sha256}`);
-  const input = photo.extract === 'largest-jpeg' ? largestEmbeddedJpeg(source) : source;
+  const input = extractPhoto(source, photo.extract);
   fs.mkdirSync(path.dirname(target), { recursive: true });
   await sharp(input).rotate().flatten({ background: '#ffffff' }).resize(MAX_EDGE, MAX_EDGE, { fit: 'inside', withoutEnlargement: true }).toColourspace('srgb').jpeg({ quality: 92 }).toFile(`${target}.partial`);
   fs.renameSync(`${target}.partial`, target);
@@ -46,10 +46,10 @@ async function fetchPhoto(photo: ExtraPhoto): Promise<void> {
 const manifest = readManifest();
 for (const photo of manifest.photos) await fetchPhoto(photo);
 
-const known = new Map<string, Float64Array[]>();
-for (const p of autoEditPhotos()) known.set(p.file, await thumbprints(p.path));
-const extra = new Map<string, Float64Array[]>();
-for (const p of manifest.photos) extra.set(p.name, await thumbprints(cachedPhotoPath(p)));
+const known = new Map<string, Thumbprint>();
+for (const p of autoEditPhotos()) known.set(p.file, await thumbprint(p.path));
+const extra = new Map<string, Thumbprint>();
+for (const p of manifest.photos) extra.set(p.name, await thumbprint(cachedPhotoPath(p)));
 const clashes = samePhotos(extra, new Map([...known, ...extra]));
 if (clashes.length > 0) {
   for (const c of clashes) process.stderr.write(`${c.extra} looks like ${c.known} (thumbnail correlation ${c.similarity.toFixed(3)})\n`);

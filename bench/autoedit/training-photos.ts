@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { projectRoot } from '../report.js';
 import { autoEditPhotos, type Photo } from './corpus.js';
 
@@ -21,8 +21,12 @@ export interface ExtraPhoto {
   path: string;
   /** SHA-256 of that file as the package holds it. */
   sha256: string;
-  /** 'largest-jpeg': the file is a container (an Enlightenment .edj) and the photo is its largest embedded JPEG. */
-  extract?: 'largest-jpeg';
+  /**
+   * When the file is a container: 'largest-jpeg' takes its largest embedded JPEG (an
+   * Enlightenment .edj holds a wallpaper at several sizes), 'webp N' its Nth (from 0)
+   * embedded WebP (a Qt resource file, .rcc, holds an activity's pictures).
+   */
+  extract?: string;
   licence: string;
   author?: string;
   scene: string;
@@ -58,6 +62,25 @@ export function fittingPhotos(options: { extra: boolean } = { extra: true }): Ph
   return [...own, ...extra];
 }
 
+/** The photo a manifest entry names inside its source file (see ExtraPhoto.extract). */
+export function extractPhoto(source: Buffer, extract: string | undefined): Buffer {
+  if (extract === undefined) return source;
+  if (extract === 'largest-jpeg') return largestEmbeddedJpeg(source);
+  const webp = /^webp (\d+)$/.exec(extract);
+  if (webp) return embeddedWebp(source, Number(webp[1]));
+  throw new Error(`unknown extraction ${extract}`);
+}
+
+/** The index-th WebP file embedded in a container: a RIFF chunk of form WEBP, whose header gives its length. */
+export function embeddedWebp(container: Buffer, index: number): Buffer {
+  let found = 0;
+  for (let i = container.indexOf('RIFF'); i >= 0 && i + 12 <= container.length; i = container.indexOf('RIFF', i + 4)) {
+    if (container.toString('latin1', i + 8, i + 12) !== 'WEBP') continue;
+    if (found++ === index) return container.subarray(i, i + 8 + container.readUInt32LE(i + 4));
+  }
+  throw new Error(`no embedded WebP number ${index} (${found} found)`);
+}
+
 /**
  * The largest JPEG stream embedded in a container file. Each stream runs from its
  * start-of-image marker to the next one (or the end): a decoder stops at its own end
@@ -76,47 +99,77 @@ export function largestEmbeddedJpeg(container: Buffer): Buffer {
   return container.subarray(best.start, best.end);
 }
 
+/** Structural correlation from which two windows are taken to show the same photo… */
+export const SAME_PHOTO = 0.9;
+/** …when their mean colours are also this close (Euclidean, channels 0–1). */
+export const SAME_COLOUR = 0.1;
+
 /** Side of the thumbnails compared. */
 const THUMB = 24;
+/** Square windows, as fractions of the short side, at the start, middle and end of the long side. */
+const WINDOW_SIZES = [1, 0.7, 0.5];
+
+/** One thumbnail: the structure (each channel less its mean, unit norm over the three) and the mean colour (0–1). */
+interface Window {
+  structure: Float64Array;
+  mean: number[];
+}
 
 /**
- * Two grey thumbnails of a photo, zero mean and unit norm: the whole frame squeezed to a
- * square, and its centre square; between them other resolutions and moderate crops of the
- * same photo still match.
+ * What two photos are compared by: colour thumbnails of the whole frame (squeezed to a
+ * square) and of square windows of three sizes along the long side, so that other
+ * resolutions and crops of the same photo (a portrait cut from a landscape wallpaper) find
+ * a matching window. Structure alone confuses photos of the same layout (a bright sky over
+ * a dark mass), colour alone photos of the same dominant colour (two of green leaves): a
+ * match needs both.
  */
-export async function thumbprints(input: string | Buffer): Promise<Float64Array[]> {
-  const grey = async (fit: 'fill' | 'cover') => {
-    const { data } = await sharp(input).rotate().flatten({ background: '#ffffff' }).greyscale().resize(THUMB, THUMB, { fit, kernel: 'cubic' }).raw().toBuffer({ resolveWithObject: true });
-    const v = Float64Array.from(data.subarray(0, THUMB * THUMB));
-    const mean = v.reduce((s, x) => s + x, 0) / v.length;
+export type Thumbprint = Window[];
+
+export async function thumbprint(input: string | Buffer): Promise<Thumbprint> {
+  const { data, info } = await sharp(input).rotate().flatten({ background: '#ffffff' }).toColourspace('srgb').removeAlpha().resize(384, 384, { fit: 'inside' }).raw().toBuffer({ resolveWithObject: true });
+  const source = () => sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } });
+  const window = async (image: Sharp): Promise<Window> => {
+    const pixels = await image.resize(THUMB, THUMB, { fit: 'fill', kernel: 'cubic' }).raw().toBuffer();
+    const v = Float64Array.from(pixels.subarray(0, THUMB * THUMB * 3), (x) => x / 255);
+    const mean = [0, 1, 2].map((c) => v.reduce((sum, x, i) => (i % 3 === c ? sum + x : sum), 0) / (THUMB * THUMB));
     let norm = 0;
     for (let i = 0; i < v.length; i++) {
-      v[i] = v[i]! - mean;
+      v[i] = v[i]! - mean[i % 3]!;
       norm += v[i]! ** 2;
     }
     const scale = 1 / Math.sqrt(norm || 1);
-    return v.map((x) => x * scale);
+    return { structure: v.map((x) => x * scale), mean };
   };
-  return [await grey('fill'), await grey('cover')];
+  const windows = [await window(source())];
+  const short = Math.min(info.width, info.height);
+  for (const size of WINDOW_SIZES) {
+    const side = Math.round(size * short);
+    for (const at of [0, 0.5, 1]) {
+      const left = Math.round(at * (info.width - side));
+      const top = Math.round(at * (info.height - side));
+      windows.push(await window(source().extract({ left, top, width: side, height: side })));
+    }
+  }
+  return windows;
 }
 
-/** The best correlation between any thumbprint of one photo and any of the other. */
-export function similarity(a: readonly Float64Array[], b: readonly Float64Array[]): number {
+const colourDistance = (a: Window, b: Window) => Math.hypot(...a.mean.map((m, c) => m - b.mean[c]!));
+
+/** The best structural correlation between windows of the two photos whose mean colours are close (SAME_COLOUR). */
+export function similarity(a: Thumbprint, b: Thumbprint): number {
   let best = -1;
   for (const x of a)
     for (const y of b) {
+      if (colourDistance(x, y) > SAME_COLOUR) continue;
       let dot = 0;
-      for (let i = 0; i < x.length; i++) dot += x[i]! * y[i]!;
+      for (let i = 0; i < x.structure.length; i++) dot += x.structure[i]! * y.structure[i]!;
       best = Math.max(best, dot);
     }
   return best;
 }
 
-/** Correlation from which two thumbnails are taken to show the same photo. */
-export const SAME_PHOTO = 0.9;
-
 /** Pairs (extra photo, known photo) that look like the same photo. */
-export function samePhotos(extra: Map<string, Float64Array[]>, known: Map<string, Float64Array[]>): { extra: string; known: string; similarity: number }[] {
+export function samePhotos(extra: Map<string, Thumbprint>, known: Map<string, Thumbprint>): { extra: string; known: string; similarity: number }[] {
   const out: { extra: string; known: string; similarity: number }[] = [];
   for (const [e, a] of extra)
     for (const [k, b] of known) {

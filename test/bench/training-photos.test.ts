@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import sharp from 'sharp';
-import { SAME_PHOTO, largestEmbeddedJpeg, readManifest, samePhotos, similarity, thumbprints } from '../../bench/autoedit/training-photos.js';
+import { SAME_PHOTO, embeddedWebp, extractPhoto, largestEmbeddedJpeg, readManifest, samePhotos, similarity, thumbprint } from '../../bench/autoedit/training-photos.js';
 import { seededRandom } from '../../src/imaging/random.js';
 
 /** A textured scene: smooth colour blobs and noise, different for each seed. */
@@ -35,21 +35,39 @@ describe('extra training photos', () => {
     assert.throws(() => largestEmbeddedJpeg(Buffer.from('no image here')), /no embedded JPEG/);
   });
 
+  it('takes the Nth WebP embedded in a container by the length in its RIFF header', async () => {
+    const first = await sharp(await scene(60, 40, 5))
+      .webp()
+      .toBuffer();
+    const second = await sharp(await scene(90, 50, 6))
+      .webp()
+      .toBuffer();
+    const container = Buffer.concat([Buffer.from('qres\0RIFF-not-webp'), first, Buffer.from('\0\0'), second, Buffer.from('RIFF')]);
+    assert.deepEqual(embeddedWebp(container, 1), second);
+    const meta = await sharp(extractPhoto(container, 'webp 0')).metadata();
+    assert.deepEqual([meta.width, meta.height], [60, 40]);
+    assert.throws(() => embeddedWebp(container, 2), /no embedded WebP number 2/);
+    assert.throws(() => extractPhoto(container, 'tiff 0'), /unknown extraction/);
+  });
+
   it('finds the same photo at another size or cropped, and not a different photo', async () => {
     const photo = await scene(320, 200, 3);
     const smaller = await sharp(photo).resize(160, 100).jpeg({ quality: 80 }).toBuffer();
     const portraitCrop = await sharp(photo).extract({ left: 100, top: 0, width: 120, height: 200 }).toBuffer();
     const other = await scene(320, 200, 4);
-    const p = await thumbprints(photo);
-    assert.ok(similarity(p, await thumbprints(smaller)) > 0.98);
-    assert.ok(similarity(p, await thumbprints(portraitCrop)) >= SAME_PHOTO);
-    assert.ok(similarity(p, await thumbprints(other)) < SAME_PHOTO);
+    const p = await thumbprint(photo);
+    assert.ok(similarity(p, await thumbprint(smaller)) > 0.98);
+    assert.ok(similarity(p, await thumbprint(portraitCrop)) >= SAME_PHOTO);
+    assert.ok(similarity(p, await thumbprint(other)) < SAME_PHOTO);
+    // The same layout in other colours (a grey sky over a dark field, an orange facade under a blue sky) is another photo.
+    const recoloured = await sharp(photo).linear([0.4, 1, 1.6], [0, 0, 0]).toBuffer();
+    assert.ok(similarity(p, await thumbprint(recoloured)) < SAME_PHOTO);
     const clashes = samePhotos(
-      new Map([['new.jpg', await thumbprints(smaller)]]),
+      new Map([['new.jpg', await thumbprint(smaller)]]),
       new Map([
-        ['new.jpg', await thumbprints(smaller)],
+        ['new.jpg', await thumbprint(smaller)],
         ['corpus.jpg', p],
-        ['other.jpg', await thumbprints(other)],
+        ['other.jpg', await thumbprint(other)],
       ]),
     );
     assert.deepEqual(
