@@ -45,7 +45,7 @@ interface Sample {
 const started = Date.now();
 const log = (text: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(2)}] ${text}\n`);
 
-const photos = fittingPhotos();
+const photos = fittingPhotos({ extra: process.argv.includes('--extra-photos') });
 /** Degrading and measuring is most of the run: the samples are kept for reruns that change only the fit. */
 const cacheKey = createHash('sha1')
   .update(

@@ -53,7 +53,7 @@ export const cachedPhotoPath = (photo: ExtraPhoto) => path.join(cacheDir, 'photo
  * The fitting photos of the split (corpus and test photos) and, when they have been
  * fetched, the manifest's extra photos; held-out photos are never among them.
  */
-export function fittingPhotos(options: { extra: boolean } = { extra: true }): Photo[] {
+export function fittingPhotos(options: { extra: boolean }): Photo[] {
   const own = autoEditPhotos().filter((p) => !p.heldOut);
   if (!options.extra) return own;
   const extra = readManifest().photos.map((p) => ({ file: p.name, path: cachedPhotoPath(p), heldOut: false }));
