@@ -21,7 +21,15 @@ test('a query run again reuses its prepared statement and still reads what was w
   const kysely = new Kysely<{ t: { v: number } }>({ dialect: new SqliteDialect({ database: cachingStatements(db) }) });
   await sql`create table t (v integer)`.execute(kysely);
   for (let v = 1; v <= 3; v++) await kysely.insertInto('t').values({ v }).execute();
-  const sum = async () => Number((await kysely.selectFrom('t').select((eb) => eb.fn.sum<number>('v').as('s')).executeTakeFirstOrThrow()).s);
+  const sum = async () =>
+    Number(
+      (
+        await kysely
+          .selectFrom('t')
+          .select((eb) => eb.fn.sum<number>('v').as('s'))
+          .executeTakeFirstOrThrow()
+      ).s,
+    );
   const sums: number[] = [];
   for (let i = 0; i < 3; i++) {
     sums.push(await sum());
