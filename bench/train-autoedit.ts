@@ -107,16 +107,7 @@ const featureScale = new Array<number>(f).fill(0);
 for (const s of samples) for (let i = 0; i < f; i++) featureMean[i] += s.features[i]! / samples.length;
 for (const s of samples) for (let i = 0; i < f; i++) featureScale[i] += (s.features[i]! - featureMean[i]!) ** 2 / samples.length;
 for (let i = 0; i < f; i++) featureScale[i] = Math.sqrt(featureScale[i]!) || 1;
-/** The range a feature is trusted in: quantiles of the draws, so that one odd draw does not stretch it. */
-const RANGE_QUANTILES = [0.005, 0.995] as const;
-const [featureLow, featureHigh] = RANGE_QUANTILES.map((q) =>
-  Array.from({ length: f }, (_, i) => {
-    const sorted = Float64Array.from(samples, (s) => s.features[i]!).sort();
-    return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-  }),
-) as [number[], number[]];
-// Clipped as model.ts clips them, so the fit sees what the service will compute.
-const x = samples.map((s) => Float64Array.from(s.features, (v, i) => (Math.min(featureHigh[i]!, Math.max(featureLow[i]!, v)) - featureMean[i]!) / featureScale[i]!));
+const x = samples.map((s) => Float64Array.from(s.features, (v, i) => (v - featureMean[i]!) / featureScale[i]!));
 const y = samples.map((s) => s.targets);
 const rowsOf = (photoSet: readonly number[]) => photoSet.flatMap((p) => samples.flatMap((s, r) => (s.photo === p ? [r] : [])));
 
@@ -229,8 +220,6 @@ const weightsWith = (bag: RidgeModel[], ensembles: TreeEnsemble[]): AutoEditWeig
   targets: TARGETS,
   featureMean: featureMean.map(round),
   featureScale: featureScale.map(round),
-  featureLow: featureLow.map(round),
-  featureHigh: featureHigh.map(round),
   lambda,
   typicalSpread: typicalSpread.map(round),
   cvRmse: bagRmse.map(round),

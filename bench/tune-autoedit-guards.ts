@@ -18,7 +18,6 @@ import { fittingPhotos } from './autoedit/training-photos.js';
 const GRID: { [K in keyof GuardConstants]?: number[] } = {
   noiseScale: [0, 0.25, 0.4, 0.5, 0.6, 0.75, 1, 1.5],
   spreadTolerance: [0.7, 1, 1.4, 2, 4, 1000],
-  extrapolationTolerance: [0.5, 1, 2, 4, 1000],
   dominanceStart: [0.25, 0.5, 1],
   dominanceFloor: [0, 0.4, 0.7],
 };

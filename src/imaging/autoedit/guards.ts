@@ -4,8 +4,7 @@
  *   (cross-validated RMSE) is as likely noise as need, so it is shrunk towards none by
  *   p² / (p² + (noiseScale·RMSE)²) — this is what leaves good photos alone; and when the
  *   bagged models disagree (spread well above its typical value) the answer depends on
- *   which photos the model saw, so it is shrunk too; and a photo whose features lie outside
- *   the range of the training photos is shrunk by how far outside they lie;
+ *   which photos the model saw, so it is shrunk too;
  * - a scene dominated by one saturated colour keeps its colour: its white balance
  *   correction is shrunk, since such a scene and a strong cast look alike;
  * - RAW: the decoded image is already balanced for the camera's as-shot white, a prior
@@ -28,8 +27,6 @@ export interface GuardConstants {
   noiseScale: number;
   /** Spread at which confidence is ½, as a multiple of the typical spread. */
   spreadTolerance: number;
-  /** Distance outside the training range (feature standard deviations) at which confidence is ½. */
-  extrapolationTolerance: number;
   /** Dominance (share of the picture in one saturated hue) where the white correction starts to shrink, and where it reaches its floor. */
   dominanceStart: number;
   dominanceFull: number;
@@ -39,7 +36,7 @@ export interface GuardConstants {
   rawPrior: number;
 }
 
-export const GUARDS: GuardConstants = { noiseScale: 0.4, spreadTolerance: 1, extrapolationTolerance: 1, dominanceStart: 0.5, dominanceFull: 0.85, dominanceFloor: 0.4, rawPrior: 0.5 };
+export const GUARDS: GuardConstants = { noiseScale: 0.4, spreadTolerance: 1, dominanceStart: 0.5, dominanceFull: 0.85, dominanceFloor: 0.4, rawPrior: 0.5 };
 
 /** Plausible lights: 2200..12000 K, tint within ±30. */
 export const WHITE_LIMITS = { minKelvin: 2200, maxKelvin: 12000, maxTint: 30 };
@@ -96,13 +93,12 @@ export function confidence(prediction: Prediction, errors: ModelErrors, constant
   const { mean, spread } = prediction;
   const of = (t: Target) => confidenceOf(mean[t], spread[t], errors.rmse[t], errors.typicalSpread[t], constants);
   const pair = (v: TargetVector) => Math.hypot(v.illuminantU, v.illuminantV);
-  const known = 1 / (1 + (prediction.extrapolation / constants.extrapolationTolerance) ** 2);
   return {
-    white: known * confidenceOf(pair(mean), pair(spread), pair(errors.rmse), pair(errors.typicalSpread), constants),
-    exposure: known * of('exposure'),
-    contrast: known * of('logContrast'),
-    saturation: known * of('logSaturation'),
-    black: known * of('blackLift'),
+    white: confidenceOf(pair(mean), pair(spread), pair(errors.rmse), pair(errors.typicalSpread), constants),
+    exposure: of('exposure'),
+    contrast: of('logContrast'),
+    saturation: of('logSaturation'),
+    black: of('blackLift'),
   };
 }
 

@@ -4,11 +4,7 @@
  * the training photos, blended per target with boosted regression trees where
  * cross-validation found the blend better (the trees catch interactions such as exposure
  * with contrast). The spread of the ridge bag says how much the answer depends on which
- * photos the model saw, the basis of the confidence. A photo whose features lie outside the
- * range the training photos covered is answered for the nearest photo the model knows
- * (features clipped to that range), and how far it lay outside is reported, since neither
- * the ridge models (which extrapolate linearly) nor the trees (which repeat their last
- * leaf) know anything there.
+ * photos the model saw, the basis of the confidence.
  * Weights come from `npm run train` (bench/train-autoedit.ts) as a versioned JSON file.
  */
 import weightsFile from './weights.json' with { type: 'json' };
@@ -20,7 +16,7 @@ export const TARGETS = ['illuminantU', 'illuminantV', 'exposure', 'logContrast',
 export type Target = (typeof TARGETS)[number];
 export type TargetVector = Record<Target, number>;
 
-export const WEIGHTS_VERSION = 3;
+export const WEIGHTS_VERSION = 2;
 
 export interface RidgeModel {
   /** Per target: intercept then one coefficient per standardised feature. */
@@ -33,9 +29,6 @@ export interface AutoEditWeights {
   targets: readonly string[];
   featureMean: number[];
   featureScale: number[];
-  /** Per feature, the range the training draws covered (their 0.5 % and 99.5 % quantiles). */
-  featureLow: number[];
-  featureHigh: number[];
   /** Ridge λ per target, chosen by leave-photos-out cross-validation. */
   lambda: number[];
   /** Per target, the median spread of the bag on photos it did not see (cross-validation): the scale of the confidence. */
@@ -58,8 +51,6 @@ export interface Prediction {
   mean: TargetVector;
   /** Standard deviation across the bagged ridge models. */
   spread: TargetVector;
-  /** How far the features lay outside the training range: root sum of squares, in feature standard deviations. */
-  extrapolation: number;
 }
 
 /**
@@ -117,13 +108,7 @@ function evaluate(model: RidgeModel, x: Float64Array, t: number): number {
 
 export function predict(features: Float64Array, weights: AutoEditWeights = autoEditWeights()): Prediction {
   if (features.length !== weights.featureMean.length) throw new Error(`Expected ${weights.featureMean.length} features but received ${features.length}`);
-  let outside = 0;
-  const clipped = Float64Array.from(features, (v, i) => {
-    const c = Math.min(weights.featureHigh[i]!, Math.max(weights.featureLow[i]!, v));
-    outside += ((v - c) / weights.featureScale[i]!) ** 2;
-    return c;
-  });
-  const x = standardise(clipped, weights.featureMean, weights.featureScale);
+  const x = standardise(Float64Array.from(features), weights.featureMean, weights.featureScale);
   const mean = {} as TargetVector;
   const spread = {} as TargetVector;
   for (const [t, name] of TARGETS.entries()) {
@@ -134,5 +119,5 @@ export function predict(features: Float64Array, weights: AutoEditWeights = autoE
     mean[name] = trees && w > 0 ? (1 - w) * mu + w * evaluateTrees(trees, x) : mu;
     spread[name] = Math.sqrt(values.reduce((s, v) => s + (v - mu) ** 2, 0) / values.length);
   }
-  return { mean, spread, extrapolation: Math.sqrt(outside) };
+  return { mean, spread };
 }
