@@ -14,8 +14,12 @@ export function lumaAt(data: Uint16Array, j: number): number {
 
 /** lumaAt of every pixel, as a plane. */
 export function lumaOf(image: Image16): Plane {
+  return lumaInto(image, new Float32Array(image.width * image.height));
+}
+
+/** lumaOf into the given array. */
+export function lumaInto(image: Image16, out: Float32Array): Plane {
   const { width, height, data } = image;
-  const out = new Float32Array(width * height);
   for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = lumaAt(data, j);
   return { width, height, data: out };
 }
