@@ -62,7 +62,7 @@ export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box,
   const bins = 4096;
   const hist = new Uint32Array(bins);
   const src = plane.data;
-  const step = Math.max(1, Math.floor(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
+  const step = Math.max(1, Math.ceil(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
   let total = 0;
   for (let y = box.y; y < box.y + box.height; y += step) {
     for (let i = y * plane.width + box.x, end = i + box.width; i < end; i += step, total++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;
