@@ -33,10 +33,13 @@ export async function encodeJpeg(image: RgbImage, options: EncodeJpegOptions = {
   const { quality = 92, metadata, stripGps = false } = options;
   assertIntegerInRange(quality, 'quality', 1, 100);
   assertMetadata(metadata);
-  const jpeg = await sharp8(image).withIccProfile('srgb').jpeg({ quality }).toBuffer();
+  // Without optimised Huffman tables libjpeg streams instead of holding every DCT coefficient
+  // of the photo (6 B/px): a third of the time, for files about 3 % larger. The pixels are
+  // sRGB already, so the profile is attached as it is rather than through a colour transform.
+  const [jpeg, icc] = await Promise.all([sharp8(image).jpeg({ quality, optimiseCoding: false }).toBuffer(), srgbProfile()]);
   const layout = new TiffLayout();
   const exif = layout.finish(layout.placeIfd(placeExif(layout, metadata, { stripGps, width: image.width, height: image.height })));
-  return withApp1(jpeg, exif);
+  return withSegments(jpeg, [segment(0xe1, 'Exif\0\0', exif), segment(0xe2, 'ICC_PROFILE\0', Buffer.concat([Buffer.from([1, 1]), icc]))]);
 }
 
 /** A small JPEG preview, long edge `longEdge` (never enlarged), without metadata. */
@@ -93,14 +96,19 @@ function srgbProfile(): Promise<Buffer> {
   return srgbIcc;
 }
 
-/** Inserts an APP1 EXIF segment after SOI (and after a JFIF APP0, where readers look for it). */
-function withApp1(jpeg: Buffer, exif: Buffer): Buffer {
-  const payload = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), exif]);
-  if (payload.length + 2 > 0xffff) throw new Error(`EXIF block of ${payload.length} bytes does not fit a JPEG segment`);
-  const header = Buffer.from([0xff, 0xe1, 0, 0]);
+/** An APPn segment: marker, length, identifier, payload. */
+function segment(marker: number, identifier: string, body: Buffer): Buffer {
+  const payload = Buffer.concat([Buffer.from(identifier, 'latin1'), body]);
+  if (payload.length + 2 > 0xffff) throw new Error(`${identifier.replace(/\0+$/, '')} block of ${payload.length} bytes does not fit a JPEG segment`);
+  const header = Buffer.from([0xff, marker, 0, 0]);
   header.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([header, payload]);
+}
+
+/** Inserts segments after SOI (and after a JFIF APP0, where readers look for EXIF). */
+function withSegments(jpeg: Buffer, segments: Buffer[]): Buffer {
   const at = jpeg[2] === 0xff && jpeg[3] === 0xe0 ? 4 + jpeg.readUInt16BE(4) : 2;
-  return Buffer.concat([jpeg.subarray(0, at), header, payload, jpeg.subarray(at)]);
+  return Buffer.concat([jpeg.subarray(0, at), ...segments, jpeg.subarray(at)]);
 }
 
 function assertMetadata(metadata: PhotoMetadata | undefined): void {
