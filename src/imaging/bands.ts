@@ -17,6 +17,13 @@ import { developRows, type DevelopPlan, type Samples } from './tone/pixel-pass.j
 const SHARED_MIN_PIXELS = 2_000_000;
 /** Rows per band: small enough to balance two or more threads, large enough to amortise a claim. */
 const BAND_ROWS = 64;
+/**
+ * Jobs of fewer items run on their own thread: a helper that is slow to finish the one item it
+ * took (a loaded machine gives it a fraction of a core) holds the owner up by a whole item.
+ * With 3 items (a bracket's frames) on 2 cores loaded about 7 deep, sharing made the HDR merge
+ * slower; with 8 and more, the owner takes most of them when a helper lags.
+ */
+const MIN_SHARED_ITEMS = 8;
 /** counter[]: next item to claim, items finished, items that failed. */
 const NEXT = 0;
 const DONE = 1;
@@ -52,9 +59,21 @@ export function helpWithBands(): void {
   helping.unref();
 }
 
-/** True on an imaging thread, whose jobs the other imaging threads can help with. */
+/** Set on a thread that shares its jobs without helping with others' (see shareJobs). */
+let owning = false;
+
+/**
+ * Makes this thread share its large passes with the imaging threads without taking part in
+ * theirs: for a process whose own thread does the work (a benchmark's child, a command-line
+ * tool) with helper threads beside it (helpWithBands). The service's main thread never calls it.
+ */
+export function shareJobs(): void {
+  owning = true;
+}
+
+/** True on a thread whose jobs the imaging threads can help with: an imaging thread, or one that called shareJobs. */
 export function sharing(): boolean {
-  return helping !== null;
+  return helping !== null || owning;
 }
 
 /** Claims and runs items until none are left; how many it took. A thread that does not know the kind takes none. */
@@ -96,13 +115,13 @@ async function runShared(kind: string, args: unknown, items: number): Promise<vo
 /**
  * Registers a kind of shared work and returns its runner: `run(args, item)` must touch only
  * memory no other item writes, and args must be structured-cloneable, its arrays in shared
- * memory (sharedFloat32 and the like) when they are large or written. On an imaging thread
- * the items are spread over the threads; elsewhere they run here, in order.
+ * memory (sharedFloat32 and the like) when they are large or written. On a sharing thread
+ * (sharing()) the items are spread over the imaging threads; elsewhere they run here, in order.
  */
 export function sharedWork<A>(kind: string, run: (args: A, item: number) => void): (args: A, items: number) => Promise<void> {
   kinds.set(kind, run as ItemRunner);
   return async (args, items) => {
-    if (!helping || items < 2) {
+    if (!sharing() || items < MIN_SHARED_ITEMS) {
       for (let item = 0; item < items; item++) run(args, item);
       return;
     }
@@ -110,14 +129,14 @@ export function sharedWork<A>(kind: string, run: (args: A, item: number) => void
   };
 }
 
-/** A Float32Array other imaging threads can write into (shared memory) on an imaging thread; a plain one elsewhere. */
+/** A Float32Array other imaging threads can write into (shared memory) on a sharing thread; a plain one elsewhere. */
 export function sharedFloat32(length: number): Float32Array {
-  return helping ? new Float32Array(new SharedArrayBuffer(length * 4)) : new Float32Array(length);
+  return sharing() ? new Float32Array(new SharedArrayBuffer(length * 4)) : new Float32Array(length);
 }
 
 /** As sharedFloat32, for 16-bit samples. */
 export function sharedUint16(length: number): Uint16Array {
-  return helping ? new Uint16Array(new SharedArrayBuffer(length * 2)) : new Uint16Array(length);
+  return sharing() ? new Uint16Array(new SharedArrayBuffer(length * 2)) : new Uint16Array(length);
 }
 
 interface DevelopJob {
@@ -142,10 +161,10 @@ function sharedSamples(bits: 8 | 16, length: number): Samples {
 
 /**
  * The image with its pixels in shared memory, so that other imaging threads can work on
- * it, when this is an imaging thread and the image is large; the image itself otherwise.
+ * it, when this thread shares its jobs (sharing()) and the image is large; the image itself otherwise.
  */
 export function shareable<I extends RgbImage>(image: I): I {
-  if (!helping || isShared(image.data) || image.width * image.height < SHARED_MIN_PIXELS) return image;
+  if (!sharing() || isShared(image.data) || image.width * image.height < SHARED_MIN_PIXELS) return image;
   const data = sharedSamples(image.data instanceof Uint8Array ? 8 : 16, image.data.length);
   data.set(image.data);
   return { ...image, data };
