@@ -48,38 +48,68 @@ async function floorSeconds(files: string[]): Promise<number> {
   return Number(stdout.toString());
 }
 
+/** Pairs of floor and edit, alternating: their median ratio is the product path's figure. */
+const PAIRS = 3;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/** The server's event-loop delay since the last read (prom-client resets its histogram on each scrape), in ms. */
+async function eventLoopDelay(base: string): Promise<{ p99: number; max: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN) * 1000;
+  return { p99: value('nodejs_eventloop_lag_p99_seconds'), max: value('nodejs_eventloop_lag_max_seconds') };
+}
+
+const delay = (d: { p99: number; max: number }) => `event-loop delay p99 ${fixed(d.p99, 1)} / max ${fixed(d.max, 1)} ms`;
+
 export async function benchProduct(): Promise<Section> {
   const files = await makePhotos();
-  const floor = await floorSeconds(files);
   const server = await startServe();
   try {
     const { base, headers } = server;
-    const uuid = await i2iProject(server, files);
+    // The edit alone, as a user's batch runs: each pair a new project of the same photos, uploads not timed.
+    const floors: number[] = [];
+    const edits: number[] = [];
+    const statuses: string[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      floors.push(await floorSeconds(files));
+      const uuid = await i2iProject(server, files);
+      const started = performance.now();
+      statuses.push(await editUntilDone(server, uuid));
+      edits.push((performance.now() - started) / 1000);
+    }
+    const ratio = median(edits.map((e, i) => e / floors[i]!));
+    const status = statuses.every((s) => s === 'Completed') ? 'Completed' : statuses.join(', ');
+
+    // The API while the same edit runs again: project detail at a constant rate, idle, then during the edit.
     const apiKey = headers['x-api-key']!;
+    const uuid = await i2iProject(server, files);
     const detail = `${base}/v1/i2i/projects/${uuid}`;
     // Two seconds of the load first, not counted: the server's first requests compile its code.
     await constantRate(detail, { 'x-api-key': apiKey }, new Promise((r) => setTimeout(r, 2000)));
+    await eventLoopDelay(base);
     const idle = await constantRate(detail, { 'x-api-key': apiKey }, new Promise((r) => setTimeout(r, 5000)));
-
-    const editStarted = performance.now();
+    const idleDelay = await eventLoopDelay(base);
+    const loadedStarted = performance.now();
     const finished = editUntilDone(server, uuid);
     const busy = await constantRate(detail, { 'x-api-key': apiKey }, finished);
-    const status = await finished;
-    const editSeconds = (performance.now() - editStarted) / 1000;
+    const busyDelay = await eventLoopDelay(base);
+    const loadedStatus = await finished;
+    const loadedSeconds = (performance.now() - loadedStarted) / 1000;
     const rss = peakRssMiB(server.process.pid!);
-    const ratio = editSeconds / floor;
     const held = busy.answered / busy.seconds >= 0.95 * RATE;
     const p99 = percentile(busy.latencies, 99);
+    const lanes = os.availableParallelism();
     return {
-      title: `Product path: ${PHOTOS} photos of 18 MP through the API (Smart Editing, default options), ${os.availableParallelism()} cores`,
+      title: `Product path: ${PHOTOS} photos of 18 MP through the API (Smart Editing, default options), ${lanes} cores`,
       columns: ['measure', 'value', 'target', 'verdict'],
       rows: [
         ['end status', status, 'Completed', status === 'Completed' ? 'met' : 'NOT met'],
-        [`floor: sharp decode + encode of the ${PHOTOS} on ${os.availableParallelism()} lanes, at the imaging's priority`, `${fixed(floor, 1)} s`, '', ''],
-        ['edit, request to Completed', `${fixed(editSeconds, 1)} s`, '', ''],
-        ['edit / floor', fixed(ratio), '≤ 2.5 ×', ratio <= 2.5 ? 'met' : 'NOT met'],
-        [`project detail at ${RATE} req/s, idle`, describeLoad(idle), '', ''],
-        [`project detail at ${RATE} req/s, during the edit`, describeLoad(busy), 'held, p99 < 20 ms', held && p99 < 20 ? 'met' : 'NOT met'],
+        [`floor: sharp decode + encode of the ${PHOTOS} on ${lanes} lanes, at the imaging's priority (median of ${PAIRS})`, `${fixed(median(floors), 1)} s (${floors.map((f) => fixed(f, 1)).join(', ')})`, '', ''],
+        [`edit, request to Completed (median of ${PAIRS})`, `${fixed(median(edits), 1)} s (${edits.map((e) => fixed(e, 1)).join(', ')})`, '', ''],
+        ['edit / floor (median of the pairs)', fixed(ratio), '≤ 2.5 ×', ratio <= 2.5 ? 'met' : 'NOT met'],
+        [`project detail at ${RATE} req/s, idle`, `${describeLoad(idle)}; ${delay(idleDelay)}`, '', ''],
+        [`project detail at ${RATE} req/s, during the same edit`, `${describeLoad(busy)}; ${delay(busyDelay)}; edit ${fixed(loadedSeconds, 1)} s, ${loadedStatus}`, 'held, p99 < 20 ms', held && p99 < 20 ? 'met' : 'NOT met'],
         ['server peak RSS', `${fixed(rss, 0)} MiB`, '', ''],
       ],
       targets: {
@@ -92,6 +122,7 @@ export async function benchProduct(): Promise<Section> {
           .map((l) => fixed(l, 1))
           .join(' / ')}; the load generator runs on the same machine (open loop, latency from the scheduled send time).`,
         `One \`retouch serve\` (bench/serve.ts) with default configuration (SQLite, files under DATA_DIR, IMAGING_THREADS = cores, IMAGING_NICE = ${IMAGING_NICE}); uploads are not timed. The floor runs in a child process ${IMAGING_NICE} nice levels below this one (bench/floor-child.ts, start-up not timed), as the server's imaging does; this process ran at nice ${os.getPriority()}.`,
+        "The ratio times the edit with nothing else asked of the server; the API rows time the same edit again under 2000 requests a second, whose load generator and answers take most of a core at a higher priority than the imaging (the edit then takes longer: its time is given beside them). Event-loop delay is the server's own (prom-client, /metrics), over the idle period and over the edit.",
         'Under nice, on a machine with other work at normal priority, both the floor and the edit get a small share of it (nice 19 weighs 1/70 of nice 0), the edit for minutes, the floor for seconds: the ratio then measures the machine, not the engine.',
       ],
     };

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrations.js';
+import { cachingStatements } from './statement-cache.js';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -29,7 +30,7 @@ function openSqlite(dataDir: string): Kysely<Database> {
   file.pragma('journal_mode = WAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
 }
 
 function openPostgres(url: string): Kysely<Database> {

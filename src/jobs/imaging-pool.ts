@@ -9,6 +9,7 @@ import type { PostOptions } from '../imaging/post.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
 import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
 import type { MemoryBudget } from './memory-budget.js';
+import { lowerLibvipsWorkersFromNowOn } from './thread-priority.js';
 import { asBuffer, ownBytes } from './transfer.js';
 
 interface DevelopedBytes {
@@ -72,6 +73,7 @@ export class ImagingPool implements ImagingEngine {
       maxThreads: threads,
       atomics: 'disabled',
     });
+    lowerLibvipsWorkersFromNowOn(nice);
   }
 
   /** Runs a task, moving every byte array found in `moved` to the worker. */

@@ -16,13 +16,13 @@ import type { DevelopSettings, Style } from '../imaging/settings.js';
 import { type SkyTemplate, skyTemplateFromImage, skyTemplatePreview } from '../imaging/sky/templates.js';
 import { asBuffer } from './transfer.js';
 import { helpWithBands } from '../imaging/bands.js';
-import { lowerImagingPriority } from './thread-priority.js';
+import { lowerImagingThread } from './thread-priority.js';
 import { workerData } from 'piscina';
 
 // Between its own tasks, and while they wait on libvips, this thread develops bands of the other threads' photos.
 helpWithBands();
 // Below the API's event loop (ImagingPool passes IMAGING_NICE).
-lowerImagingPriority((workerData as { nice?: number } | undefined)?.nice ?? 0);
+lowerImagingThread((workerData as { nice?: number } | undefined)?.nice ?? 0);
 
 /** A source frame as it crosses the thread boundary. */
 export interface FrameBytes {

@@ -1,8 +1,8 @@
 /**
  * Imaging at a lower CPU priority than the API. On Linux a thread's nice value is its own
- * (setpriority on its kernel thread id), so an imaging thread lowers itself, and lowers
- * libvips' worker threads (named "libvips worker"), which run its decodes and encodes but
- * are created by whichever thread first needed them. The event loop that answers
+ * (setpriority on its kernel thread id), so an imaging thread lowers itself when it starts,
+ * and the pool's main thread lowers libvips' worker threads (named "libvips worker"), which
+ * run the decodes and encodes but are created by whichever thread first needed them. The event loop that answers
  * requests keeps its priority: when photos keep every core busy, a request still gets a
  * core at once. Elsewhere (no /proc) nothing changes.
  */
@@ -36,11 +36,11 @@ function renice(tid: number, nice: number): boolean {
 /** Threads already looked at: libvips workers lowered, and the others. */
 const seen = new Set<number>();
 
-/** Lowers the process's libvips workers not lowered yet; forgets threads that have ended. */
-function lowerLibvipsWorkers(nice: number): void {
+/** Lowers the process's libvips workers not lowered yet; forgets threads that have ended. Asynchronous: it runs on the API's thread. */
+async function lowerLibvipsWorkers(nice: number): Promise<void> {
   let tasks: string[];
   try {
-    tasks = fs.readdirSync('/proc/self/task');
+    tasks = await fs.promises.readdir('/proc/self/task');
   } catch {
     return;
   }
@@ -50,35 +50,47 @@ function lowerLibvipsWorkers(nice: number): void {
     if (seen.has(tid)) continue;
     seen.add(tid);
     try {
-      if (fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').trimEnd() === LIBVIPS_WORKER) renice(tid, nice);
+      if ((await fs.promises.readFile(`/proc/self/task/${tid}/comm`, 'utf8')).trimEnd() === LIBVIPS_WORKER) renice(tid, nice);
     } catch {
       // The thread ended between the listing and the read.
     }
   }
 }
 
-/** Whether this thread already rescans for libvips' workers (they start and stop with its load). */
+/** The nice value `steps` levels below the process's main thread (at most 19); null when it cannot be read. */
+function below(steps: number): number | null {
+  try {
+    return Math.min(19, os.getPriority(process.pid) + steps);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the calling imaging thread `steps` nice levels below the process's main thread (at
+ * most 19; 0 leaves priorities as they are). Relative, so that a server started under
+ * `nice` still answers requests ahead of its imaging. Called by each imaging thread when it starts.
+ */
+export function lowerImagingThread(steps: number): void {
+  if (steps <= 0) return;
+  const tid = ownThreadId();
+  const nice = below(steps);
+  if (tid !== null && nice !== null) renice(tid, nice);
+}
+
+/** Whether this process already scans for libvips' workers. */
 let scanning = false;
 
 /**
- * Runs this thread, and from now on libvips' workers, `steps` nice levels below the
- * process's main thread (at most 19; 0 leaves priorities as they are). Relative, so that
- * a server started under `nice` still answers requests ahead of its imaging. Called by
- * each imaging thread when it starts; the scan costs a directory listing a second.
+ * From now on, lowers libvips' workers `steps` nice levels below the main thread as they
+ * appear: they start and stop with libvips' load, created by whichever thread first needed
+ * them. One scan for the whole process, from the main thread, a directory listing a second.
  */
-export function lowerImagingPriority(steps: number): void {
-  if (steps <= 0) return;
-  const tid = ownThreadId();
-  if (tid === null) return;
-  let nice: number;
-  try {
-    nice = Math.min(19, os.getPriority(process.pid) + steps);
-  } catch {
-    return;
-  }
-  if (!renice(tid, nice)) return;
-  lowerLibvipsWorkers(nice);
-  if (scanning) return;
+export function lowerLibvipsWorkersFromNowOn(steps: number): void {
+  if (steps <= 0 || scanning || ownThreadId() === null) return;
+  const nice = below(steps);
+  if (nice === null) return;
   scanning = true;
-  setInterval(() => lowerLibvipsWorkers(nice), SCAN_MS).unref();
+  void lowerLibvipsWorkers(nice);
+  setInterval(() => void lowerLibvipsWorkers(nice), SCAN_MS).unref();
 }
