@@ -12,10 +12,12 @@ function bracket(gains = [0.25, 1, 4]): Image16[] {
   const H = 280;
   const scene = hdrScene(W + 40, H + 40, 9);
   const random = seededRandom(3);
-  return gains.map((gain, k) => [gain, 14 + ((k * 5) % 11), 23 - ((k * 3) % 7)]).map(([gain, left, top]) => {
-    const frame = expose(scene, gain!, left!, top!, W, H);
-    return { ...frame, data: frame.data.map((v) => Math.min(65535, Math.max(0, v + Math.round((random() - 0.5) * 900)))) };
-  });
+  return gains
+    .map((gain, k) => [gain, 14 + ((k * 5) % 11), 23 - ((k * 3) % 7)])
+    .map(([gain, left, top]) => {
+      const frame = expose(scene, gain!, left!, top!, W, H);
+      return { ...frame, data: frame.data.map((v) => Math.min(65535, Math.max(0, v + Math.round((random() - 0.5) * 900)))) };
+    });
 }
 
 test('a merge shared over imaging threads equals the merge on one thread', async () => {
