@@ -163,12 +163,17 @@ async function runShared(kind: string, args: unknown, items: number): Promise<vo
 export function sharedWork<A>(kind: string, run: (args: A, item: number) => void): (args: A, items: number) => Promise<void> {
   kinds.set(kind, run as ItemRunner);
   return async (args, items) => {
-    if (!sharing() || items < MIN_SHARED_ITEMS) {
+    if (!spreads(items)) {
       for (let item = 0; item < items; item++) run(args, item);
       return;
     }
     await runShared(kind, args, items);
   };
+}
+
+/** Whether a job of this many items is spread over the imaging threads (else it runs on its own thread, in order). */
+export function spreads(items: number): boolean {
+  return sharing() && items >= MIN_SHARED_ITEMS;
 }
 
 /** A Float32Array other imaging threads can write into (shared memory) on a sharing thread; a plain one elsewhere. */

@@ -1,4 +1,4 @@
-import { sharedFloat32, sharedUint16, sharedWork } from '../bands.js';
+import { sharedFloat32, sharedUint16, sharedWork, spreads } from '../bands.js';
 import type { Image16 } from '../types.js';
 import { addBands, type BlendedBands, blendFrame, collapseChannel, emptyBands, emptyHalfFrame, type HalfFrame, halfFrame, toRgbRows } from './blend.js';
 import type { Plane } from './luma.js';
@@ -28,9 +28,9 @@ const weighFrames = sharedWork('hdr-weigh', (job: { frames: Image16[]; lumas: Pl
   qualityWeights(job.halves[k]!.image, job.halves[k]!.luma, job.weights[k]!);
 });
 
-/** Frame k's weighted bands, into its own sums (frames run on different threads). */
+/** Frame k's weighted bands, into its own sums when frames run on different threads, else into the one set. */
 const blendFrames = sharedWork('hdr-blend', (job: { lumas: Plane[]; halves: HalfFrame[]; weights: Float32Array[]; sums: BlendedBands[] }, k: number) => {
-  blendFrame(job.lumas[k]!, job.halves[k]!, job.weights[k]!, job.sums[k]!);
+  blendFrame(job.lumas[k]!, job.halves[k]!, job.weights[k]!, job.sums[job.sums.length === 1 ? 0 : k]!);
 });
 
 const collapseChannels = sharedWork('hdr-collapse', (sums: BlendedBands, channel: number) => collapseChannel(sums, channel));
@@ -48,9 +48,10 @@ const rgbBands = sharedWork('hdr-rgb', (job: { sums: BlendedBands; out: Uint16Ar
  * raw weights. The weights are measured at half size (2 x 2 means), where Mertens et al. use
  * full size: on the photo brackets MEF-SSIM is unchanged (0.9785 vs 0.9783), sensor noise in
  * the dark frames sways them less (PSNR against a noise-free fusion 34.6 vs 31.1 dB), and
- * fusion takes 11 % less time. Frames are weighed and blended on the imaging threads in
- * parallel (each into its own sums, added in frame order, so the result does not depend on
- * how many threads took part); the channels collapse in parallel, the conversion in bands.
+ * fusion takes 11 % less time. Brackets of 8 frames and more are weighed and blended on the
+ * imaging threads in parallel (each frame into its own sums, added in frame order, so the
+ * result does not depend on who took which frame); the channels collapse in parallel, the
+ * conversion runs in bands.
  */
 export async function fuseExposures(frames: Image16[], lumas: Plane[]): Promise<Image16> {
   const { width, height } = frames[0]!;
@@ -58,7 +59,8 @@ export async function fuseExposures(frames: Image16[], lumas: Plane[]): Promise<
   const weights = halves.map((half) => sharedFloat32(half.luma.data.length));
   await weighFrames({ frames, lumas, halves, weights }, frames.length);
   normalise(weights);
-  const sums = frames.map(() => emptyBands(width, height));
+  // Frames blended on several threads need bands of their own, added in frame order after; on one thread they add into one set, a third of the memory for three frames.
+  const sums = spreads(frames.length) ? frames.map(() => emptyBands(width, height)) : [emptyBands(width, height)];
   await blendFrames({ lumas, halves, weights, sums }, frames.length);
   for (let k = 1; k < sums.length; k++) addBands(sums[0]!, sums[k]!);
   await collapseChannels(sums[0]!, 3);
