@@ -1,5 +1,5 @@
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
-import { sharedFloat32, sharedUint16, sharing } from '../bands.js';
+import { sharedFloat32, sharedUint16, spreads } from '../bands.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
 import { type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
@@ -71,9 +71,13 @@ function validateMerge(frames: unknown, options: unknown): asserts frames is Ima
   if (deghost !== undefined && typeof deghost !== 'boolean') throw invalidParameterError('deghost', 'a boolean', deghost);
 }
 
-/** The image in memory other imaging threads can read, on an imaging thread (copied unless it is already shared). */
-function inSharedMemory(image: Image16): Image16 {
-  if (!sharing() || image.data.buffer instanceof SharedArrayBuffer) return image;
+/**
+ * The frame in memory other imaging threads can read, when the per-frame jobs are spread over
+ * them (8 frames and more, see bands.ts); the frame itself otherwise, which spares a copy of
+ * every frame for the usual 3-frame bracket.
+ */
+function inSharedMemory(image: Image16, frames: number): Image16 {
+  if (!spreads(frames) || image.data.buffer instanceof SharedArrayBuffer) return image;
   const data = sharedUint16(image.data.length);
   data.set(image.data);
   return { ...image, data };
@@ -92,7 +96,7 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   if (Math.min(size.width, size.height) < MIN_SIDE) {
     throw invalidParameterError('frames size at outputLongEdge', `at least ${MIN_SIDE} px on the short side`, `${size.width}x${size.height}`);
   }
-  const working = (await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)))).map(inSharedMemory);
+  const working = (await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)))).map((frame) => inSharedMemory(frame, frames.length));
 
   // Rank by brightness: Image16 carries no EXIF, and pixels tell the exposure order reliably.
   const levels = working.map(brightness);
