@@ -1,6 +1,7 @@
 /**
  * `npm run tune-guards` (after `npm run train`): tunes the guard constants of the
- * automatic edit on the fitting photos only, by rendering. Each fitting photo is
+ * automatic edit on the fitting photos only (with `-- --extra-photos`, the extra ones too, as
+ * npm run train was given), by rendering. Each fitting photo is
  * estimated by the bag of the cross-validation fold that left it out (as if unseen),
  * undegraded and degraded; constants are searched one at a time (coordinate descent) to
  * minimise the mean ΔE00 to the original over all cases, undegraded ones included (doing
@@ -10,6 +11,7 @@
 import os from 'node:os';
 import { GUARDS, type GuardConstants } from '../src/imaging/autoedit/guards.js';
 import { cvCases, loadFolds, renderCv, summarise, type CaseResult } from './autoedit/cv-render.js';
+import { fittingPhotos } from './autoedit/training-photos.js';
 
 const GRID: { [K in keyof GuardConstants]?: number[] } = {
   noiseScale: [0, 0.25, 0.4, 0.5, 0.6, 0.75, 1, 1.5],
@@ -26,7 +28,7 @@ const objective = (results: CaseResult[]) => {
 };
 
 const folds = loadFolds();
-const cases = await cvCases();
+const cases = await cvCases(fittingPhotos({ extra: process.argv.includes('--extra-photos') }));
 let best = { ...GUARDS };
 let bestValue = objective(await renderCv(folds, cases, best)).value;
 for (const key of Object.keys(GRID) as (keyof GuardConstants)[]) {

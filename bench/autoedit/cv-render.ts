@@ -14,7 +14,7 @@ import { render } from '../../src/imaging/render.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { meanCiede2000 } from '../metrics/ciede2000.js';
 import { outDir } from '../report.js';
-import { autoEditPhotos, loadPhoto } from './corpus.js';
+import { type Photo, loadPhoto } from './corpus.js';
 import { CANONICAL, NO_DEGRADATION, degrade, randomDegradation, to8, type Degradation } from './degrade.js';
 
 /** The bag of each cross-validation fold and the photos it left out. */
@@ -47,10 +47,10 @@ const EDGE = 256;
 const RANDOM_PER_PHOTO = 1;
 
 /** The undegraded photo, the canonical degradation and a few random ones (fixed seed), per fitting photo. */
-export async function cvCases(): Promise<Case[]> {
+export async function cvCases(photos: readonly Photo[]): Promise<Case[]> {
   const rnd = seededRandom(4242);
   const cases: Case[] = [];
-  for (const photo of autoEditPhotos().filter((p) => !p.heldOut)) {
+  for (const photo of photos) {
     const original = await loadPhoto(photo, EDGE);
     const kinds: [string, Degradation][] = [
       ['none', NO_DEGRADATION],
