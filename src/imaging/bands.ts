@@ -1,12 +1,13 @@
 /**
- * One photo over every imaging thread. A thread with a large per-pixel pass shares the
- * image (SharedArrayBuffer), announces the job on a BroadcastChannel and works through
- * its bands of rows itself; every other imaging thread that is free at that moment (no
- * task of its own, or waiting on libvips) takes bands too. Bands are claimed with an
- * atomic counter, so each is done once and the owner waits only for bands already
+ * One photo over every imaging thread. A thread with a large pass shares its data
+ * (SharedArrayBuffer), announces the job on a BroadcastChannel and works through its items
+ * (bands of rows, frames of a bracket) itself; every other imaging thread that is free at
+ * that moment (no task of its own, or waiting on libvips) takes items too. Items are claimed
+ * with an atomic counter, so each is done once and the owner waits only for items already
  * started: a busy thread that reads the announcement late finds nothing left to do.
  * There is no second pool: the threads are the service's imaging threads, which call
- * helpWithBands when they start.
+ * helpWithBands when they start. A job names its kind of work; the module that defines a
+ * kind registers it (sharedWork) when it loads, so every thread that imports it can help.
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -18,20 +19,29 @@ import { developRows, type DevelopPlan, type Samples } from './tone/pixel-pass.j
 const SHARED_MIN_PIXELS = 2_000_000;
 /** Rows per band: small enough to balance two or more threads, large enough to amortise a claim. */
 const BAND_ROWS = 64;
-/** counter[]: next band to claim, bands finished, bands that failed. */
+/**
+ * Jobs of fewer items run on their own thread: a helper that is slow to finish the one item it
+ * took (a loaded machine gives it a fraction of a core) holds the owner up by a whole item.
+ * With 3 items (a bracket's frames) on 2 cores loaded about 7 deep, sharing made the HDR merge
+ * slower; with 8 and more, the owner takes most of them when a helper lags.
+ */
+const MIN_SHARED_ITEMS = 8;
+/** counter[]: next item to claim, items finished, items that failed. */
 const NEXT = 0;
 const DONE = 1;
 const FAILED = 2;
 
-interface DevelopJob {
-  plan: DevelopPlan;
-  src: Samples;
-  dst: Samples;
-  width: number;
-  height: number;
+interface Job {
+  kind: string;
+  args: unknown;
   counter: Int32Array;
-  bands: number;
+  items: number;
+  /** Bytes of shared memory the job's arguments hold (see sharedReachable). */
+  sharedBytes: number;
 }
+
+type ItemRunner = (args: never, item: number) => void;
+const kinds = new Map<string, ItemRunner>();
 
 const CHANNEL = 'retouch:imaging-bands';
 let helping: BroadcastChannel | null = null;
@@ -41,7 +51,7 @@ let helping: BroadcastChannel | null = null;
  * collection: a thread whose JavaScript allocates little (a helper above all, which only
  * receives jobs) kept every photo's pixels, and a server grew by about 100 MB a photo. An
  * imaging thread therefore collects itself once this much shared memory has become
- * reachable from it since its last collection.
+ * reachable from it since its last collection (received in a job, or allocated here).
  */
 const SHARED_BYTES_PER_COLLECTION = 256 * 2 ** 20;
 let sharedSinceCollection = 0;
@@ -53,14 +63,29 @@ function sharedReachable(bytes: number): void {
   sharedSinceCollection = 0;
   collect();
 }
-/** Bands this thread developed for other threads' photos. */
+
+/** Bytes of the distinct SharedArrayBuffers a job's arguments hold (typed arrays, in arrays and plain objects). */
+function sharedBytesOf(value: unknown, seen = new Set<SharedArrayBuffer>()): number {
+  if (ArrayBuffer.isView(value)) {
+    const buffer = value.buffer;
+    if (!(buffer instanceof SharedArrayBuffer) || seen.has(buffer)) return 0;
+    seen.add(buffer);
+    return buffer.byteLength;
+  }
+  if (typeof value !== 'object' || value === null) return 0;
+  let bytes = 0;
+  for (const v of Object.values(value)) bytes += sharedBytesOf(v, seen);
+  return bytes;
+}
+
+/** Items this thread did for other threads' jobs. */
 let helped = 0;
 
 export function bandsHelped(): number {
   return helped;
 }
 
-/** Makes this thread an imaging thread: it takes bands of other threads' photos whenever its event loop is free. */
+/** Makes this thread an imaging thread: it takes items of other threads' jobs whenever its event loop is free. */
 export function helpWithBands(): void {
   if (helping || isMainThread) return;
   // The collector V8 exposes to contexts created once its flag is set: this thread's own.
@@ -68,33 +93,116 @@ export function helpWithBands(): void {
   collect = vm.runInNewContext('gc') as () => void;
   helping = new BroadcastChannel(CHANNEL);
   helping.onmessage = (event) => {
-    const job = (event as unknown as { data: DevelopJob }).data;
+    const job = (event as unknown as { data: Job }).data;
     helped += work(job);
-    sharedReachable(job.src.byteLength + job.dst.byteLength);
+    sharedReachable(job.sharedBytes);
   };
   // Listening must not keep the thread alive on its own.
   helping.unref();
 }
 
-/** Claims and develops bands until none are left; how many it took. */
-function work(job: DevelopJob): number {
-  const { counter, bands } = job;
+/** Set on a thread that shares its jobs without helping with others' (see shareJobs). */
+let owning = false;
+
+/**
+ * Makes this thread share its large passes with the imaging threads without taking part in
+ * theirs: for a process whose own thread does the work (a benchmark's child, a command-line
+ * tool) with helper threads beside it (helpWithBands). The service's main thread never calls it.
+ */
+export function shareJobs(): void {
+  owning = true;
+}
+
+/** True on a thread whose jobs the imaging threads can help with: an imaging thread, or one that called shareJobs. */
+export function sharing(): boolean {
+  return helping !== null || owning;
+}
+
+/** Claims and runs items until none are left; how many it took. A thread that does not know the kind takes none. */
+function work(job: Job): number {
+  const run = kinds.get(job.kind);
+  if (!run) return 0;
+  const { counter, items } = job;
   let taken = 0;
-  for (let band = Atomics.add(counter, NEXT, 1); band < bands; band = Atomics.add(counter, NEXT, 1)) {
+  for (let item = Atomics.add(counter, NEXT, 1); item < items; item = Atomics.add(counter, NEXT, 1)) {
     try {
-      const y0 = band * BAND_ROWS;
-      developRows(job.plan, job.src, job.dst, job.width, job.height, y0, Math.min(job.height, y0 + BAND_ROWS));
+      run(job.args as never, item);
     } catch {
       Atomics.add(counter, FAILED, 1);
     }
     taken++;
-    if (Atomics.add(counter, DONE, 1) + 1 === bands) Atomics.notify(counter, DONE);
+    if (Atomics.add(counter, DONE, 1) + 1 === items) Atomics.notify(counter, DONE);
   }
   return taken;
 }
 
 // Node has had Atomics.waitAsync since 16; the compiler's ES2023 library does not declare it.
 const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: Promise<unknown> } }).waitAsync;
+
+/** Runs items 0..items-1 of a job, with the help of the other imaging threads; resolves when all are done. */
+async function runShared(kind: string, args: unknown, items: number): Promise<void> {
+  const job: Job = { kind, args, counter: new Int32Array(new SharedArrayBuffer(12)), items, sharedBytes: sharedBytesOf(args) };
+  // Posted through this thread's own channel when it has one, which does not hear itself.
+  const channel = helping ?? new BroadcastChannel(CHANNEL);
+  channel.postMessage(job);
+  if (channel !== helping) channel.close();
+  work(job);
+  for (let done = Atomics.load(job.counter, DONE); done < items; done = Atomics.load(job.counter, DONE)) {
+    const wait = waitAsync(job.counter, DONE, done);
+    if (wait.async) await wait.value;
+  }
+  if (Atomics.load(job.counter, FAILED) > 0) throw new Error(`the ${kind} pass failed on an imaging thread`);
+}
+
+/**
+ * Registers a kind of shared work and returns its runner: `run(args, item)` must touch only
+ * memory no other item writes, and args must be structured-cloneable, its arrays in shared
+ * memory (sharedFloat32 and the like) when they are large or written. On a sharing thread
+ * (sharing()) the items are spread over the imaging threads; elsewhere they run here, in order.
+ */
+export function sharedWork<A>(kind: string, run: (args: A, item: number) => void): (args: A, items: number) => Promise<void> {
+  kinds.set(kind, run as ItemRunner);
+  return async (args, items) => {
+    if (!spreads(items)) {
+      for (let item = 0; item < items; item++) run(args, item);
+      return;
+    }
+    await runShared(kind, args, items);
+  };
+}
+
+/** Whether a job of this many items is spread over the imaging threads (else it runs on its own thread, in order). */
+export function spreads(items: number): boolean {
+  return sharing() && items >= MIN_SHARED_ITEMS;
+}
+
+/** A Float32Array other imaging threads can write into (shared memory) on a sharing thread; a plain one elsewhere. */
+export function sharedFloat32(length: number): Float32Array {
+  if (!sharing()) return new Float32Array(length);
+  sharedReachable(length * 4);
+  return new Float32Array(new SharedArrayBuffer(length * 4));
+}
+
+/** As sharedFloat32, for 16-bit samples. */
+export function sharedUint16(length: number): Uint16Array {
+  if (!sharing()) return new Uint16Array(length);
+  sharedReachable(length * 2);
+  return new Uint16Array(new SharedArrayBuffer(length * 2));
+}
+
+interface DevelopJob {
+  plan: DevelopPlan;
+  src: Samples;
+  dst: Samples;
+  width: number;
+  height: number;
+}
+
+const developBand = (job: DevelopJob, band: number): void => {
+  const y0 = band * BAND_ROWS;
+  developRows(job.plan, job.src, job.dst, job.width, job.height, y0, Math.min(job.height, y0 + BAND_ROWS));
+};
+kinds.set('develop', developBand as ItemRunner);
 
 const isShared = (data: Samples): boolean => data.buffer instanceof SharedArrayBuffer;
 
@@ -105,10 +213,10 @@ function sharedSamples(bits: 8 | 16, length: number): Samples {
 
 /**
  * The image with its pixels in shared memory, so that other imaging threads can work on
- * it, when this is an imaging thread and the image is large; the image itself otherwise.
+ * it, when this thread shares its jobs (sharing()) and the image is large; the image itself otherwise.
  */
 export function shareable<I extends RgbImage>(image: I): I {
-  if (!helping || isShared(image.data) || image.width * image.height < SHARED_MIN_PIXELS) return image;
+  if (!sharing() || isShared(image.data) || image.width * image.height < SHARED_MIN_PIXELS) return image;
   const data = sharedSamples(image.data instanceof Uint8Array ? 8 : 16, image.data.length);
   data.set(image.data);
   return { ...image, data };
@@ -126,16 +234,7 @@ export async function developImage(plan: DevelopPlan, image: RgbImage, depth: 8 
     developRows(plan, src, dst, width, height, 0, height);
     return { width, height, data: dst } as RgbImage;
   }
-  const job: DevelopJob = { plan, src, dst: sharedSamples(depth, src.length), width, height, counter: new Int32Array(new SharedArrayBuffer(12)), bands: Math.ceil(height / BAND_ROWS) };
-  // Posted through this thread's own channel when it has one, which does not hear itself.
-  const channel = helping ?? new BroadcastChannel(CHANNEL);
-  channel.postMessage(job);
-  if (channel !== helping) channel.close();
-  work(job);
-  for (let done = Atomics.load(job.counter, DONE); done < job.bands; done = Atomics.load(job.counter, DONE)) {
-    const wait = waitAsync(job.counter, DONE, done);
-    if (wait.async) await wait.value;
-  }
-  if (Atomics.load(job.counter, FAILED) > 0) throw new Error('the develop pass failed on an imaging thread');
+  const job: DevelopJob = { plan, src, dst: sharedSamples(depth, src.length), width, height };
+  await runShared('develop', job, Math.ceil(height / BAND_ROWS));
   return { width, height, data: job.dst } as RgbImage;
 }

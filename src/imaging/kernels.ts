@@ -30,6 +30,8 @@ export interface ToolKernels {
   skyRow(data: number, mask: number, width: number, keep: number, strength: number, fresh: number, freshTaps: number, old: number, oldTaps: number, lin: number, encode: number, encodeSteps: number): void;
   lerpRow(from: number, to: number, t: number, out: number, count: number): void;
   widenRows(src: number, dst: number, count: number): void;
+  thresholdBitmaps(src: number, rows: number, words: number, width: number, t0: number, t1: number, t2: number, exclusion: number, out: number): void;
+  mismatchCounts(ref: number, words: number, height: number, mov: number, movWords: number, reach: number, scratch: number, counts: number): void;
   boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
   resampleRows(

@@ -1,3 +1,4 @@
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Box } from '../types.js';
 import { blockMean, quantilesIn, type Plane } from './luma.js';
 
@@ -40,109 +41,52 @@ const CANDIDATES: readonly (readonly [number, number])[] = (() => {
 /** Evaluations per level at most (each may move REACH pixels). */
 const MAX_EVALUATIONS = 8;
 
-/** A box of a plane thresholded, packed 32 pixels to a word, each row starting on a word; bits past the width are 0. */
-interface Bitmap {
-  width: number;
-  height: number;
-  words: number;
-  /** Above the threshold. */
-  above: Uint32Array;
-  /** Outside the exclusion band around the threshold: only these pixels are compared. */
-  considered: Uint32Array;
-}
-
-/** The box of the plane thresholded at each of the three thresholds, in one pass over the pixels. */
-function thresholdBitmaps(plane: Plane, box: Box, thresholds: readonly [number, number, number]): Bitmap[] {
-  const { width, height } = box;
-  const words = (width + 31) >> 5;
-  const bitmaps = thresholds.map(() => ({ width, height, words, above: new Uint32Array(words * height), considered: new Uint32Array(words * height) }));
-  const [t0, t1, t2] = thresholds;
-  const [b0, b1, b2] = bitmaps as [Bitmap, Bitmap, Bitmap];
-  const src = plane.data;
-  for (let y = 0; y < height; y++) {
-    const row = (box.y + y) * plane.width + box.x;
-    for (let w = 0; w < words; w++) {
-      const end = row + Math.min(width, (w + 1) << 5);
-      let a0 = 0;
-      let a1 = 0;
-      let a2 = 0;
-      let c0 = 0;
-      let c1 = 0;
-      let c2 = 0;
-      for (let i = row + (w << 5), bit = 1; i < end; i++, bit <<= 1) {
-        // bit & -(condition): no branches, which noisy pixels near a threshold would mispredict.
-        const v = src[i]!;
-        a0 |= bit & -(v > t0);
-        a1 |= bit & -(v > t1);
-        a2 |= bit & -(v > t2);
-        c0 |= bit & -(Math.abs(v - t0) > EXCLUSION);
-        c1 |= bit & -(Math.abs(v - t1) > EXCLUSION);
-        c2 |= bit & -(Math.abs(v - t2) > EXCLUSION);
-      }
-      const o = y * words + w;
-      b0.above[o] = a0;
-      b1.above[o] = a1;
-      b2.above[o] = a2;
-      b0.considered[o] = c0;
-      b1.considered[o] = c1;
-      b2.considered[o] = c2;
-    }
+/** Copies the box of the plane into f32 rows of `words` x 32 at `at` in the kernels' memory (the rest of each row is masked off by the kernel). */
+function copyBox(memory: ArrayBuffer, at: number, plane: Plane, box: Box, words: number): void {
+  const rows = new Float32Array(memory, at, words * 32 * box.height);
+  for (let y = 0; y < box.height; y++) {
+    const from = (box.y + y) * plane.width + box.x;
+    rows.set(plane.data.subarray(from, from + box.width), y * words * 32);
   }
-  return bitmaps;
-}
-
-function popcount(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
-/** The 32 bits of a packed row starting at pixel x (0 <= x, x + 32 may run past the row: those bits are 0). */
-function bitsAt(bits: Uint32Array, rowStart: number, words: number, x: number): number {
-  const q = x >> 5;
-  const r = x & 31;
-  const lo = q < words ? bits[rowStart + q]! : 0;
-  if (r === 0) return lo;
-  const hi = q + 1 < words ? bits[rowStart + q + 1]! : 0;
-  return (lo >>> r) | (hi << (32 - r));
 }
 
 /**
- * The frame's bitmap (the window grown by REACH on each side) moved by sx and cut to the
- * window's columns, word-aligned with the reference's: every vertical move then compares
- * whole words, without shifting bits again for each of them.
+ * For each of CANDIDATES, the share of the window where the threshold bitmaps of the reference
+ * (over `box`) and of the frame (over `grown`, the box moved by the current estimate and grown
+ * by REACH) disagree, both pixels outside their exclusion bands, summed over the thresholds
+ * usable in both. In the WebAssembly kernels: thresholdBitmaps makes each frame's bitmaps (32
+ * pixels to a word, three thresholds in one pass), mismatchCounts compares them at every move
+ * with XOR, AND and popcount.
  */
-function columnsAt(mov: Bitmap, words: number, sx: number): Bitmap {
-  const above = new Uint32Array(words * mov.height);
-  const considered = new Uint32Array(words * mov.height);
-  for (let y = 0; y < mov.height; y++) {
-    const from = y * mov.words;
-    for (let i = 0; i < words; i++) {
-      const x = (i << 5) + REACH + sx;
-      above[y * words + i] = bitsAt(mov.above, from, mov.words, x);
-      considered[y * words + i] = bitsAt(mov.considered, from, mov.words, x);
-    }
-  }
-  return { width: mov.width, height: mov.height, words, above, considered };
-}
-
-/**
- * Share of the window where the bitmaps disagree, both pixels outside their exclusion bands,
- * with the frame moved by sy rows from the current estimate (its columns already moved, see
- * columnsAt). Bits past the window's width are 0 in the reference, so they never count.
- */
-function mismatch(ref: Bitmap, mov: Bitmap, sy: number): number {
-  const { height, words } = ref;
-  let errors = 0;
-  for (let y = 0; y < height; y++) {
-    const a = y * words;
-    const b = (y + REACH + sy) * words;
-    for (let i = 0; i < words; i++) {
-      const differ = (ref.above[a + i]! ^ mov.above[b + i]!) & ref.considered[a + i]! & mov.considered[b + i]!;
-      if (differ !== 0) errors += popcount(differ);
-    }
-  }
-  return errors / (ref.width * height);
+function moveErrors(r: Plane, box: Box, refThresholds: readonly [number, number, number], m: Plane, grown: Box, movThresholds: readonly [number, number, number]): number[] {
+  const words = (box.width + 31) >> 5;
+  const movWords = (grown.width + 31) >> 5;
+  const k = toolKernels();
+  const l = arena({
+    ref: words * 128 * box.height,
+    mov: movWords * 128 * grown.height,
+    refBits: words * 24 * box.height,
+    movBits: movWords * 24 * grown.height,
+    scratch: words * 8 * grown.height,
+    counts: CANDIDATES.length * 4,
+  });
+  reserve(k, l.end);
+  copyBox(k.memory.buffer, l.ref, r, box, words);
+  copyBox(k.memory.buffer, l.mov, m, grown, movWords);
+  k.thresholdBitmaps(l.ref, box.height, words, box.width, ...refThresholds, EXCLUSION, l.refBits);
+  k.thresholdBitmaps(l.mov, grown.height, movWords, grown.width, ...movThresholds, EXCLUSION, l.movBits);
+  const errors = CANDIDATES.map(() => 0);
+  const compared = box.width * box.height;
+  const side = 2 * REACH + 1;
+  THRESHOLDS.forEach((_, t) => {
+    if (!usable(refThresholds[t]!) || !usable(movThresholds[t]!)) return;
+    k.mismatchCounts(l.refBits + 8 * t * words * box.height, words, box.height, l.movBits + 8 * t * movWords * grown.height, movWords, REACH, l.scratch, l.counts);
+    const counts = new Int32Array(k.memory.buffer, l.counts, side * side);
+    CANDIDATES.forEach(([sx, sy], i) => {
+      errors[i] += counts[(sy + REACH) * side + sx + REACH]! / compared;
+    });
+  });
+  return errors;
 }
 
 /**
@@ -195,18 +139,7 @@ function bestMove(r: Plane, m: Plane, dx: number, dy: number): readonly [number,
   const refThresholds = quantilesIn(r, box, THRESHOLDS);
   const movThresholds = quantilesIn(m, { ...box, x: box.x + dx, y: box.y + dy }, THRESHOLDS);
   const grown = { x: box.x + dx - REACH, y: box.y + dy - REACH, width: box.width + 2 * REACH, height: box.height + 2 * REACH };
-  const a = thresholdBitmaps(r, box, refThresholds);
-  const b = thresholdBitmaps(m, grown, movThresholds);
-  const errors = CANDIDATES.map(() => 0);
-  THRESHOLDS.forEach((_, t) => {
-    if (!usable(refThresholds[t]!) || !usable(movThresholds[t]!)) return;
-    for (let sx = -REACH; sx <= REACH; sx++) {
-      const moved = columnsAt(b[t]!, a[t]!.words, sx);
-      CANDIDATES.forEach(([cx, sy], i) => {
-        if (cx === sx) errors[i] += mismatch(a[t]!, moved, sy);
-      });
-    }
-  });
+  const errors = moveErrors(r, box, refThresholds, m, grown, movThresholds);
   const least = Math.min(...errors);
   const compared = box.width * box.height;
   const limit = least + Math.max(least * TIE, Math.sqrt(least * compared + 1) / compared);
@@ -247,10 +180,15 @@ function alignPair(ref: Plane[], mov: Plane[]): Offset {
 }
 
 /**
- * Translation of each frame (given by its luma) against lumas[reference] by median-threshold
+ * Translation of a frame (given by its luma) against the reference's by median-threshold
  * bitmaps (Ward 2003), which compare the structure of differently exposed frames without
- * knowing the camera response. Integer pixels; the reference gets {0, 0}.
+ * knowing the camera response. Integer pixels.
  */
+export function alignToReference(reference: Plane, frame: Plane): Offset {
+  return alignPair(lumaPyramid(reference), lumaPyramid(frame));
+}
+
+/** alignToReference for every frame against lumas[reference], which gets {0, 0}. */
 export function alignFrames(lumas: Plane[], reference: number): Offset[] {
   const pyramids = lumas.map(lumaPyramid);
   const ref = pyramids[reference]!;
@@ -290,7 +228,7 @@ const MAX_RESIDUAL = 2;
 /** Fewest windows a roll is fitted from. */
 const MIN_WINDOWS = 4;
 
-interface WindowMove {
+export interface WindowMove {
   qx: number;
   qy: number;
   rx: number;
@@ -321,8 +259,29 @@ function fitRoll(moves: WindowMove[]): { tx: number; ty: number; angle: number }
   return { angle, tx: (rx + qy * angle) / n, ty: (ry - qx * angle) / n };
 }
 
+/** Windows a roll is measured from (a GRID x GRID grid), each aligned on its own (rollWindowMove). */
+export const ROLL_WINDOWS = GRID * GRID;
+
 /**
- * A hand-held frame's roll: the frame aligned window by window (a GRID x GRID grid, median-
+ * How window `index` of the roll grid moved between the reference and the frame (already
+ * placed at `offset`): its centre relative to the frame's centre, and its residual move. Null
+ * when either frame sees it too dark or too bright to align.
+ */
+export function rollWindowMove(reference: Plane, frame: Plane, offset: Offset, index: number): WindowMove | null {
+  const { width, height } = reference;
+  const w = Math.floor(width / GRID);
+  const h = Math.floor(height / GRID);
+  const cx = ((index % GRID) + 0.5) * w;
+  const cy = (Math.floor(index / GRID) + 0.5) * h;
+  const r = crop(reference, cx, cy, w, h);
+  const m = crop(frame, cx + offset.dx, cy + offset.dy, w, h);
+  if (usableShare(r) < MIN_USABLE_SHARE || usableShare(m) < MIN_USABLE_SHARE) return null;
+  const local = alignPair(lumaPyramid(r), lumaPyramid(m));
+  return { qx: cx - width / 2, qy: cy - height / 2, rx: local.dx, ry: local.dy };
+}
+
+/**
+ * A hand-held frame's roll from its windows' moves (rollWindowMove over the grid, median-
  * threshold bitmaps again, each starting from the whole frame's offset); a rotation by a small
  * angle moves a window centre q by angle x (−q.y, q.x), so the angle is the least-squares fit of
  * the windows' residual moves. Only windows both frames see clear of black and white count (a
@@ -332,22 +291,8 @@ function fitRoll(moves: WindowMove[]): { tx: number; ty: number; angle: number }
  * moves the outer window centres of a 3000 px frame by about 17 px, within the search's reach;
  * whole-pixel moves give the angle to a few hundredths of a degree there.
  */
-export function estimateRoll(reference: Plane, frame: Plane, offset: Offset): Roll {
-  const { width, height } = reference;
-  const w = Math.floor(width / GRID);
-  const h = Math.floor(height / GRID);
-  let moves: WindowMove[] = [];
-  for (let gy = 0; gy < GRID; gy++) {
-    for (let gx = 0; gx < GRID; gx++) {
-      const cx = (gx + 0.5) * w;
-      const cy = (gy + 0.5) * h;
-      const r = crop(reference, cx, cy, w, h);
-      const m = crop(frame, cx + offset.dx, cy + offset.dy, w, h);
-      if (usableShare(r) < MIN_USABLE_SHARE || usableShare(m) < MIN_USABLE_SHARE) continue;
-      const local = alignPair(lumaPyramid(r), lumaPyramid(m));
-      moves.push({ qx: cx - width / 2, qy: cy - height / 2, rx: local.dx, ry: local.dy });
-    }
-  }
+export function rollFromWindows(windows: (WindowMove | null)[], offset: Offset): Roll {
+  let moves = windows.filter((m): m is WindowMove => m !== null);
   const none = { angle: 0, ...offset };
   while (moves.length >= MIN_WINDOWS) {
     const fit = fitRoll(moves);

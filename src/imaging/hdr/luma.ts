@@ -14,8 +14,12 @@ export function lumaAt(data: Uint16Array, j: number): number {
 
 /** lumaAt of every pixel, as a plane. */
 export function lumaOf(image: Image16): Plane {
+  return lumaInto(image, new Float32Array(image.width * image.height));
+}
+
+/** lumaOf into the given array. */
+export function lumaInto(image: Image16, out: Float32Array): Plane {
   const { width, height, data } = image;
-  const out = new Float32Array(width * height);
   for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = lumaAt(data, j);
   return { width, height, data: out };
 }
@@ -58,7 +62,7 @@ export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box,
   const bins = 4096;
   const hist = new Uint32Array(bins);
   const src = plane.data;
-  const step = Math.max(1, Math.floor(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
+  const step = Math.max(1, Math.ceil(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
   let total = 0;
   for (let y = box.y; y < box.y + box.height; y += step) {
     for (let i = y * plane.width + box.x, end = i + box.width; i < end; i += step, total++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;

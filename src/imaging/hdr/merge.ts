@@ -1,12 +1,11 @@
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
+import { sharedFloat32, sharedUint16, spreads } from '../bands.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
-import { alignFrames, estimateRoll, type Offset } from './align.js';
-import { ghostTrust, replaceGhosts } from './deghost.js';
+import { type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
+import { frameShifts, lumaPlanes, prepareFrames, rollWindows } from './frame-steps.js';
 import { fuseExposures } from './fusion.js';
-import { lumaOf } from './luma.js';
-import { fillUncovered, rollFrame, shiftFrame } from './shift.js';
-import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
+import { emptyFrame } from './shift.js';
 
 /**
  * Long edge of a merged bracket in pixels unless told otherwise. Reference §4.6 lets HDR
@@ -73,6 +72,18 @@ function validateMerge(frames: unknown, options: unknown): asserts frames is Ima
 }
 
 /**
+ * The frame in memory other imaging threads can read, when the per-frame jobs are spread over
+ * them (8 frames and more, see bands.ts); the frame itself otherwise, which spares a copy of
+ * every frame for the usual 3-frame bracket.
+ */
+function inSharedMemory(image: Image16, frames: number): Image16 {
+  if (!spreads(frames) || image.data.buffer instanceof SharedArrayBuffer) return image;
+  const data = sharedUint16(image.data.length);
+  data.set(image.data);
+  return { ...image, data };
+}
+
+/**
  * Merges one bracket (3-9 exposures of a scene, decoded to one size) into a single image:
  * frames are downscaled to the output size, aligned to the reference by median-threshold
  * bitmaps, filled at the edges and cleared of ghosts from the reference, and exposure-fused.
@@ -85,37 +96,37 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   if (Math.min(size.width, size.height) < MIN_SIDE) {
     throw invalidParameterError('frames size at outputLongEdge', `at least ${MIN_SIDE} px on the short side`, `${size.width}x${size.height}`);
   }
-  const working = await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)));
+  const working = (await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)))).map((frame) => inSharedMemory(frame, frames.length));
 
   // Rank by brightness: Image16 carries no EXIF, and pixels tell the exposure order reliably.
   const levels = working.map(brightness);
   const order = levels.map((_, i) => i).sort((a, b) => levels[a]! - levels[b]!);
   const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
+  const count = working.length;
 
-  const lumas = working.map(lumaOf);
-  const shifts = alignFrames(lumas, referenceIndex);
+  const lumas = working.map(() => ({ width: size.width, height: size.height, data: sharedFloat32(size.width * size.height) }));
+  await lumaPlanes({ frames: working, lumas }, count);
+  const shiftValues = new Int32Array(new SharedArrayBuffer(8 * count));
+  await frameShifts({ lumas, reference: referenceIndex, shifts: shiftValues }, count);
+  const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
   // Hand-held frames also roll: measured per frame, and resampled only when it shows.
-  const rolls = shifts.map((offset, i) => (i === referenceIndex ? { angle: 0, ...offset } : estimateRoll(lumas[referenceIndex]!, lumas[i]!, offset)));
+  const windowValues = new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
+  await rollWindows({ lumas, reference: referenceIndex, shifts: shiftValues, moves: windowValues }, count * ROLL_WINDOWS);
+  const rolls = shifts.map((offset, k) => {
+    if (k === referenceIndex) return { angle: 0, ...offset };
+    const windows = Array.from({ length: ROLL_WINDOWS }, (_, w): WindowMove | null => {
+      const [qx, qy, rx, ry] = windowValues.subarray(4 * (k * ROLL_WINDOWS + w), 4 * (k * ROLL_WINDOWS + w + 1));
+      return Number.isNaN(qx) ? null : { qx: qx!, qy: qy!, rx: rx!, ry: ry! };
+    });
+    return rollFromWindows(windows, offset);
+  });
   const rolling = rolls.map((roll) => Math.abs(roll.angle) * (Math.max(size.width, size.height) / 2) >= MIN_ROLL_PIXELS);
   const offsets = rolls.map((roll, i) => (rolling[i] ? { dx: roll.dx, dy: roll.dy } : shifts[i]!));
   // The reference is only read from here on, so it needs no copy (it may be the caller's frame).
-  const aligned = working.map((frame, i) => {
-    if (i === referenceIndex) return { image: frame, luma: lumas[i]!, valid: { x: 0, y: 0, width: size.width, height: size.height } };
-    return rolling[i] ? rollFrame(frame, lumas[i]!, rolls[i]!) : shiftFrame(frame, lumas[i]!, shifts[i]!);
-  });
-  const reference = aligned[referenceIndex]!.image;
-  const step = sampleStep(size.width, size.height);
-  const referenceSamples = sampleFrame(reference, step);
-  aligned.forEach((frame, i) => {
-    if (i === referenceIndex) return;
-    const samples = sampleFrame(frame.image, step);
-    const transfer = transferBetween(referenceSamples, samples);
-    fillUncovered(frame, reference, transfer);
-    if (options.deghost === false) return;
-    const trust = ghostTrust(referenceSamples, samples, transfer, frame.valid, step, size.width, size.height);
-    if (trust) replaceGhosts(frame, trust, reference, transfer);
-  });
-  const image = fuseExposures(
+  const aligned = working.map((frame, k) => (k === referenceIndex ? { image: frame, luma: lumas[k]! } : emptyFrame(size.width, size.height)));
+  const moves = rolls.map((roll, k) => (rolling[k] ? { roll } : { shift: shifts[k]! }));
+  await prepareFrames({ frames: working, lumas, reference: referenceIndex, moves, aligned, deghost: options.deghost !== false }, count);
+  const image = await fuseExposures(
     aligned.map((a) => a.image),
     aligned.map((a) => a.luma),
   );

@@ -1,3 +1,4 @@
+import { sharedFloat32, sharedUint16 } from '../bands.js';
 import type { Box, Image16 } from '../types.js';
 import type { Offset } from './align.js';
 import type { Plane } from './luma.js';
@@ -28,19 +29,27 @@ function validBox(width: number, height: number, { dx, dy }: Offset): Box {
   return { x, y, width: Math.max(0, Math.min(width, width - dx) - x), height: Math.max(0, Math.min(height, height - dy) - y) };
 }
 
+/** A frame and its luma, to be filled by shiftFrame or rollFrame. */
+export interface FrameBuffers {
+  image: Image16;
+  luma: Plane;
+}
+
+/** Buffers for a width x height frame, in memory other imaging threads can fill. */
+export function emptyFrame(width: number, height: number): FrameBuffers {
+  return { image: { width, height, data: sharedUint16(width * height * 3) }, luma: { width, height, data: sharedFloat32(width * height) } };
+}
+
 /**
  * The frame and its luma moved onto the reference's grid: out(x, y) = frame(x + dx, y + dy).
  * Pixels whose source lies outside the frame repeat its edge; `valid` says where content is real
- * (see fillUncovered for the rest). Always new buffers, which later steps may change in place.
+ * (see fillUncovered for the rest). Into new buffers (`into`), which later steps may change in place.
  */
-export function shiftFrame(image: Image16, luma: Plane, offset: Offset): { image: Image16; luma: Plane; valid: Box } {
+export function shiftFrame(image: Image16, luma: Plane, offset: Offset, into = emptyFrame(image.width, image.height)): FrameBuffers & { valid: Box } {
   const { width, height } = image;
-  const valid = validBox(width, height, offset);
-  const data = new Uint16Array(image.data.length);
-  shiftPixels(image.data, data, width, height, 3, offset);
-  const lumaData = new Float32Array(luma.data.length);
-  shiftPixels(luma.data, lumaData, width, height, 1, offset);
-  return { image: { width, height, data }, luma: { width, height, data: lumaData }, valid };
+  shiftPixels(image.data, into.image.data, width, height, 3, offset);
+  shiftPixels(luma.data, into.luma.data, width, height, 1, offset);
+  return { ...into, valid: validBox(width, height, offset) };
 }
 
 /**
@@ -66,14 +75,14 @@ export function fillUncovered(frame: { image: Image16; luma: Plane; valid: Box }
  * lies inside the frame everywhere (the shifted box shrunk by the most the roll moves a pixel);
  * outside it the edge is repeated, for fillUncovered to replace.
  */
-export function rollFrame(image: Image16, luma: Plane, roll: { angle: number; dx: number; dy: number }): { image: Image16; luma: Plane; valid: Box } {
+export function rollFrame(image: Image16, luma: Plane, roll: { angle: number; dx: number; dy: number }, into = emptyFrame(image.width, image.height)): FrameBuffers & { valid: Box } {
   const { width, height, data: src } = image;
   const cos = Math.cos(roll.angle);
   const sin = Math.sin(roll.angle);
   const cx = (width - 1) / 2;
   const cy = (height - 1) / 2;
-  const data = new Uint16Array(src.length);
-  const lumaData = new Float32Array(luma.data.length);
+  const data = into.image.data;
+  const lumaData = into.luma.data;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const u = Math.min(width - 1, Math.max(0, cx + cos * (x - cx) - sin * (y - cy) + roll.dx));
@@ -97,5 +106,5 @@ export function rollFrame(image: Image16, luma: Plane, roll: { angle: number; dx
   const turn = Math.ceil(Math.abs(sin) * Math.max(cx, cy)) + 1;
   const moved = validBox(width, height, { dx: Math.round(roll.dx), dy: Math.round(roll.dy) });
   const valid = { x: moved.x + turn, y: moved.y + turn, width: Math.max(0, moved.width - 2 * turn), height: Math.max(0, moved.height - 2 * turn) };
-  return { image: { width, height, data }, luma: { width, height, data: lumaData }, valid };
+  return { ...into, valid };
 }

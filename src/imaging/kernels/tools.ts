@@ -8,7 +8,8 @@
  * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow and
  * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts; resampleRows is
  * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
- * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts).
+ * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts);
+ * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts).
  */
 
 @inline function lo(a: f32, b: f32): f32 {
@@ -291,5 +292,98 @@ export function denoiseBlend(srcPtr: usize, blurPtr: usize, count: i32, inv: f32
     putChannel(blurPtr + at, 0, f32x4.add(f32x4.add(r, f32x4.mul(w, f32x4.sub(sr, r))), half));
     putChannel(blurPtr + at, 1, f32x4.add(f32x4.add(g, f32x4.mul(w, f32x4.sub(sg, g))), half));
     putChannel(blurPtr + at, 2, f32x4.add(f32x4.add(b, f32x4.mul(w, f32x4.sub(sb, b))), half));
+  }
+}
+
+/**
+ * Median-threshold bitmaps of `rows` rows of luma at srcPtr (f32, words × 32 per row; pixels
+ * past `width` are read but masked off): for each of three thresholds, `above` (v > t) and
+ * `considered` (|v − t| > exclusion), 32 pixels to a u32 word, bit i for pixel i. outPtr
+ * receives six bitmaps of rows × words words one after another: above, considered for t0,
+ * then t1, then t2.
+ */
+export function thresholdBitmaps(srcPtr: usize, rows: i32, words: i32, width: i32, t0: f32, t1: f32, t2: f32, exclusion: f32, outPtr: usize): void {
+  const bitmap = (<usize>rows * <usize>words) << 2;
+  const v0 = f32x4.splat(t0);
+  const v1 = f32x4.splat(t1);
+  const v2 = f32x4.splat(t2);
+  const e = f32x4.splat(exclusion);
+  const tail = width & 31;
+  const lastMask: u32 = tail == 0 ? 0xffffffff : (<u32>1 << <u32>tail) - 1;
+  for (let y = 0; y < rows; y++) {
+    for (let w = 0; w < words; w++) {
+      const i = <usize>y * <usize>words + <usize>w;
+      const p = srcPtr + (i << 7);
+      let a0: u32 = 0;
+      let a1: u32 = 0;
+      let a2: u32 = 0;
+      let c0: u32 = 0;
+      let c1: u32 = 0;
+      let c2: u32 = 0;
+      for (let q: u32 = 0; q < 8; q++) {
+        const v = v128.load(p + (<usize>q << 4));
+        const s = q << 2;
+        a0 |= <u32>i32x4.bitmask(f32x4.gt(v, v0)) << s;
+        a1 |= <u32>i32x4.bitmask(f32x4.gt(v, v1)) << s;
+        a2 |= <u32>i32x4.bitmask(f32x4.gt(v, v2)) << s;
+        c0 |= <u32>i32x4.bitmask(f32x4.gt(f32x4.abs(f32x4.sub(v, v0)), e)) << s;
+        c1 |= <u32>i32x4.bitmask(f32x4.gt(f32x4.abs(f32x4.sub(v, v1)), e)) << s;
+        c2 |= <u32>i32x4.bitmask(f32x4.gt(f32x4.abs(f32x4.sub(v, v2)), e)) << s;
+      }
+      const mask = w == words - 1 ? lastMask : 0xffffffff;
+      const o = outPtr + (i << 2);
+      store<u32>(o, a0 & mask);
+      store<u32>(o + bitmap, c0 & mask);
+      store<u32>(o + 2 * bitmap, a1 & mask);
+      store<u32>(o + 3 * bitmap, c1 & mask);
+      store<u32>(o + 4 * bitmap, a2 & mask);
+      store<u32>(o + 5 * bitmap, c2 & mask);
+    }
+  }
+}
+
+/**
+ * For every move (sx, sy) of up to `reach` pixels, how many pixels two threshold bitmaps
+ * (thresholdBitmaps' layout: `above` then `considered`) disagree on where both are
+ * considered: the reference's words × height at refPtr, the frame's grown by `reach` on each
+ * side (movWords × (height + 2 reach)) at movPtr. Counts go to countsPtr as i32, row-major by
+ * (sy, sx) from −reach; scratchPtr holds two bitmaps of words × (height + 2 reach).
+ */
+export function mismatchCounts(refPtr: usize, words: i32, height: i32, movPtr: usize, movWords: i32, reach: i32, scratchPtr: usize, countsPtr: usize): void {
+  const movHeight = height + 2 * reach;
+  const refPlane = (<usize>words * <usize>height) << 2;
+  const movPlane = (<usize>movWords * <usize>movHeight) << 2;
+  const scratchPlane = (<usize>words * <usize>movHeight) << 2;
+  const side = 2 * reach + 1;
+  for (let sx = -reach; sx <= reach; sx++) {
+    // The frame's columns moved by sx and cut to the reference's words, so each row move compares whole words.
+    for (let y = 0; y < movHeight; y++) {
+      const row = movPtr + ((<usize>y * <usize>movWords) << 2);
+      const out = scratchPtr + ((<usize>y * <usize>words) << 2);
+      for (let i = 0; i < words; i++) {
+        const x = (i << 5) + reach + sx;
+        const q = x >> 5;
+        const r = <u32>(x & 31);
+        const at = row + (<usize>q << 2);
+        const lo: u32 = q < movWords ? load<u32>(at) : 0;
+        const loC: u32 = q < movWords ? load<u32>(at + movPlane) : 0;
+        const hi: u32 = q + 1 < movWords ? load<u32>(at, 4) : 0;
+        const hiC: u32 = q + 1 < movWords ? load<u32>(at + movPlane, 4) : 0;
+        store<u32>(out + (<usize>i << 2), r == 0 ? lo : (lo >>> r) | (hi << (32 - r)));
+        store<u32>(out + scratchPlane + (<usize>i << 2), r == 0 ? loC : (loC >>> r) | (hiC << (32 - r)));
+      }
+    }
+    for (let sy = -reach; sy <= reach; sy++) {
+      let count: u32 = 0;
+      for (let y = 0; y < height; y++) {
+        const a = refPtr + ((<usize>y * <usize>words) << 2);
+        const b = scratchPtr + ((<usize>(y + reach + sy) * <usize>words) << 2);
+        for (let i = 0; i < words; i++) {
+          const o = <usize>i << 2;
+          count += popcnt<u32>((load<u32>(a + o) ^ load<u32>(b + o)) & load<u32>(a + o + refPlane) & load<u32>(b + o + scratchPlane));
+        }
+      }
+      store<i32>(countsPtr + ((<usize>((sy + reach) * side + sx + reach)) << 2), count);
+    }
   }
 }

@@ -1,0 +1,63 @@
+/**
+ * The per-frame steps of an HDR merge (merge.ts), each a job whose items the imaging threads
+ * share (bands.ts). A module of their own, free of libvips, so that a thread that only helps
+ * loads little.
+ */
+import { sharedWork } from '../bands.js';
+import type { Image16 } from '../types.js';
+import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMove } from './align.js';
+import { ghostTrust, replaceGhosts } from './deghost.js';
+import { lumaInto, type Plane } from './luma.js';
+import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
+import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
+
+/** Each frame's luma: frames are independent of each other once the reference is chosen. */
+export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[] }, k: number) => {
+  lumaInto(job.frames[k]!, job.lumas[k]!.data);
+});
+
+/** Frame k's shift against the reference, into shifts[2k], shifts[2k + 1]. */
+export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; reference: number; shifts: Int32Array }, k: number) => {
+  if (k === job.reference) return;
+  const { dx, dy } = alignToReference(job.lumas[job.reference]!, job.lumas[k]!);
+  job.shifts[2 * k] = dx;
+  job.shifts[2 * k + 1] = dy;
+});
+
+/** Item k x ROLL_WINDOWS + w: window w of frame k's roll grid, into moves[4 item..] (qx, qy, rx, ry; NaN when unusable). */
+export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, item: number) => {
+  const k = Math.floor(item / ROLL_WINDOWS);
+  if (k === job.reference) return;
+  const move = rollWindowMove(job.lumas[job.reference]!, job.lumas[k]!, { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! }, item % ROLL_WINDOWS);
+  job.moves.set(move ? [move.qx, move.qy, move.rx, move.ry] : [Number.NaN, Number.NaN, Number.NaN, Number.NaN], 4 * item);
+});
+
+interface PrepareJob {
+  frames: Image16[];
+  lumas: Plane[];
+  reference: number;
+  /** Per frame: a roll to resample by, or a whole-pixel shift. */
+  moves: ({ roll: Roll } | { shift: Offset })[];
+  aligned: FrameBuffers[];
+  deghost: boolean;
+}
+
+/**
+ * Frame k onto the reference's grid (moved, turned when it rolled), the strip it did not see
+ * filled from the reference, ghosts replaced.
+ */
+export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: number) => {
+  if (k === job.reference) return;
+  const move = job.moves[k]!;
+  const frame = 'roll' in move ? rollFrame(job.frames[k]!, job.lumas[k]!, move.roll, job.aligned[k]) : shiftFrame(job.frames[k]!, job.lumas[k]!, move.shift, job.aligned[k]);
+  const reference = job.frames[job.reference]!;
+  const { width, height } = reference;
+  const step = sampleStep(width, height);
+  const referenceSamples = sampleFrame(reference, step);
+  const samples = sampleFrame(frame.image, step);
+  const transfer = transferBetween(referenceSamples, samples);
+  fillUncovered(frame, reference, transfer);
+  if (!job.deghost) return;
+  const trust = ghostTrust(referenceSamples, samples, transfer, frame.valid, step, width, height);
+  if (trust) replaceGhosts(frame, trust, reference, transfer);
+});
