@@ -5,38 +5,11 @@ import type { Plane } from './luma.js';
  * Burt & Adelson pyramids over single-channel float planes (colour images are blended one
  * plane per channel), with the 5-tap binomial kernel [1 4 6 4 1]/16, mirrored at the edges.
  * Each pass filters vertically into one row, then horizontally, so a level costs one read of
- * its source. The full-size passes run in the WebAssembly kernels (f32 SIMD, kernels/tools.ts);
- * expandRow is the same expansion for callers that convert row by row.
+ * its source. Expansion upsamples with the same kernel: even outputs take (1, 6, 1)/8 of their
+ * coarse neighbours, odd ones (1, 1)/2, in each direction, coarse edges repeated (reconstruction
+ * is exact whatever the edge rule, as long as one rule is used throughout). The passes run in the
+ * WebAssembly kernels (f32 SIMD, kernels/tools.ts).
  */
-
-/**
- * Row y of the coarse level upsampled to the finer level's width, with the same kernel:
- * even outputs take (1, 6, 1)/8 of their coarse neighbours, odd ones (1, 1)/2, in each
- * direction; coarse edges repeat (reconstruction is exact whatever the edge rule, as long as
- * one rule is used throughout). `vertical` is scratch of coarse width + 2.
- */
-export function expandRow(coarse: Plane, y: number, width: number, vertical: Float32Array, out: Float32Array): void {
-  const { width: wc, height: hc, data } = coarse;
-  const j = y >> 1;
-  const m = j * wc;
-  const n = Math.min(hc - 1, j + 1) * wc;
-  if ((y & 1) === 0) {
-    const p = Math.max(0, j - 1) * wc;
-    for (let i = 0; i < wc; i++) vertical[i + 1] = (data[p + i]! + data[n + i]! + 6 * data[m + i]!) * 0.125;
-  } else {
-    for (let i = 0; i < wc; i++) vertical[i + 1] = (data[m + i]! + data[n + i]!) * 0.5;
-  }
-  vertical[0] = vertical[1]!;
-  vertical[wc + 1] = vertical[wc]!;
-  const pairs = width >> 1;
-  for (let i = 0; i < pairs; i++) {
-    const c = vertical[i + 1]!;
-    const next = vertical[i + 2]!;
-    out[2 * i] = (vertical[i]! + next + 6 * c) * 0.125;
-    out[2 * i + 1] = (c + next) * 0.5;
-  }
-  if (width & 1) out[width - 1] = (vertical[pairs]! + vertical[pairs + 2]! + 6 * vertical[pairs + 1]!) * 0.125;
-}
 
 /** Byte offsets of planes (plus scratch) laid out in the tool kernels' memory, which is grown to hold them. */
 function layout(k: ToolKernels, floats: number[]): number[] {

@@ -10,7 +10,8 @@
  * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
  * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts);
  * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); reducePlane,
- * addBandRows and addExpanded are HDR fusion's pyramid passes (hdr/pyramid.ts).
+ * addBandRows and addExpanded are HDR fusion's pyramid passes (hdr/pyramid.ts), fusedRgbRows
+ * its conversion to RGB (hdr/blend.ts).
  */
 
 @inline function lo(a: f32, b: f32): f32 {
@@ -455,20 +456,20 @@ export function reducePlane(srcPtr: usize, width: i32, height: i32, rowPtr: usiz
 /**
  * Row y of the coarse plane (wc × hc at coarsePtr) expanded to a finer one of `width`
  * (hdr/pyramid.ts): even outputs take (1, 6, 1)/8 of their coarse neighbours, odd ones
- * (1, 1)/2, in each direction, coarse edges repeated. vertPtr is scratch for wc + 16 f32;
- * outPtr receives the row, rounded up to 8 (slack).
+ * (1, 1)/2, in each direction, coarse edges repeated. coarsePtr holds the coarse rows from
+ * row0 on. vertPtr is scratch for wc + 16 f32; outPtr receives the row, rounded up to 8 (slack).
  */
-@inline function expandInto(coarsePtr: usize, wc: i32, hc: i32, y: i32, width: i32, vertPtr: usize, outPtr: usize): void {
+@inline function expandInto(coarsePtr: usize, wc: i32, hc: i32, row0: i32, y: i32, width: i32, vertPtr: usize, outPtr: usize): void {
   const stride = <usize>wc << 2;
   const j = y >> 1;
-  const m = coarsePtr + <usize>j * stride;
-  const n = coarsePtr + <usize>(j + 1 < hc ? j + 1 : hc - 1) * stride;
+  const m = coarsePtr + <usize>(j - row0) * stride;
+  const n = coarsePtr + <usize>((j + 1 < hc ? j + 1 : hc - 1) - row0) * stride;
   const six = f32x4.splat(6);
   const eighth = f32x4.splat(0.125);
   const half = f32x4.splat(0.5);
   const vert = vertPtr + 4;
   if ((y & 1) == 0) {
-    const p = coarsePtr + <usize>max<i32>(j - 1, 0) * stride;
+    const p = coarsePtr + <usize>(max<i32>(j - 1, 0) - row0) * stride;
     for (let i = 0; i < wc; i += 4) {
       const o = <usize>i << 2;
       v128.store(vert + o, f32x4.mul(f32x4.add(f32x4.add(v128.load(p + o), v128.load(n + o)), f32x4.mul(six, v128.load(m + o))), eighth));
@@ -507,9 +508,9 @@ export function addBandRows(sumPtr: usize, weightPtr: usize, weightHalf: bool, f
   for (let i = 0; i < width; i += 4) v128.store(rowPtr + (<usize>i << 2), f32x4.splat(0));
   const simd = width & ~3;
   for (let y = 0; y < height; y++) {
-    if (hc > 0) expandInto(coarsePtr, wc, hc, y, width, vertPtr, rowPtr);
+    if (hc > 0) expandInto(coarsePtr, wc, hc, 0, y, width, vertPtr, rowPtr);
     const w = weightHalf ? weightRowPtr : weightPtr + <usize>y * stride;
-    if (weightHalf) expandInto(weightPtr, (width + 1) >> 1, (height + 1) >> 1, y, width, vertPtr, weightRowPtr);
+    if (weightHalf) expandInto(weightPtr, (width + 1) >> 1, (height + 1) >> 1, 0, y, width, vertPtr, weightRowPtr);
     const s = sumPtr + <usize>y * stride;
     const f = finePtr + <usize>y * stride;
     // Vectors up to the last whole four, then single pixels: a vector past the row's end would add into the next row.
@@ -529,7 +530,7 @@ export function addExpanded(dataPtr: usize, width: i32, height: i32, coarsePtr: 
   const stride = <usize>width << 2;
   const simd = width & ~3;
   for (let y = 0; y < height; y++) {
-    expandInto(coarsePtr, wc, hc, y, width, vertPtr, rowPtr);
+    expandInto(coarsePtr, wc, hc, 0, y, width, vertPtr, rowPtr);
     const d = dataPtr + <usize>y * stride;
     for (let x = 0; x < simd; x += 4) {
       const o = <usize>x << 2;
@@ -538,6 +539,65 @@ export function addExpanded(dataPtr: usize, width: i32, height: i32, coarsePtr: 
     for (let x = simd; x < width; x++) {
       const o = <usize>x << 2;
       store<f32>(d + o, load<f32>(d + o) + load<f32>(rowPtr + o));
+    }
+  }
+}
+
+/** 0..1 values to 16-bit codes, rounded, clamped. */
+@inline function code16(v: v128): v128 {
+  return i32x4.trunc_sat_f32x4_u(f32x4.add(f32x4.mul(f32x4.min(f32x4.splat(1), f32x4.max(f32x4.splat(0), v)), f32x4.splat(65535)), f32x4.splat(0.5)));
+}
+
+/**
+ * Rows y0..y1 − 1 of a fused image (hdr/blend.ts's toRgbRows): luma = the finest band (finePtr,
+ * its rows from y0, width f32 each) + the expanded collapsed level above, colour differences
+ * (B − Y, R − Y) expanded and scaled by max(0, luma + offset), converted to 16-bit RGB codes
+ * at outPtr (rows from y0). The half-size planes (luma above, B − Y, R − Y: wc × hc) hold their
+ * rows from row0 on. vertPtr: scratch for wc + 16 f32; yRowPtr, cbRowPtr, crRowPtr: width + 16.
+ */
+export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coarsePtr: usize, cbPtr: usize, crPtr: usize, wc: i32, hc: i32, row0: i32, offset: f32, vertPtr: usize, yRowPtr: usize, cbRowPtr: usize, crRowPtr: usize, outPtr: usize): void {
+  const zero = f32x4.splat(0);
+  const off = f32x4.splat(offset);
+  const kr = f32x4.splat(0.299);
+  const kb = f32x4.splat(0.114);
+  const kg = f32x4.splat(<f32>(1.0 / 0.587));
+  for (let y = y0; y < y1; y++) {
+    expandInto(coarsePtr, wc, hc, row0, y, width, vertPtr, yRowPtr);
+    expandInto(cbPtr, wc, hc, row0, y, width, vertPtr, cbRowPtr);
+    expandInto(crPtr, wc, hc, row0, y, width, vertPtr, crRowPtr);
+    const fine = finePtr + ((<usize>(y - y0) * <usize>width) << 2);
+    const out = outPtr + <usize>(y - y0) * <usize>width * 6;
+    for (let x = 0; x < width; x += 4) {
+      const o = <usize>x << 2;
+      const l = f32x4.add(v128.load(fine + o), v128.load(yRowPtr + o));
+      const s = f32x4.max(zero, f32x4.add(l, off));
+      const r = f32x4.add(l, f32x4.mul(v128.load(crRowPtr + o), s));
+      const b = f32x4.add(l, f32x4.mul(v128.load(cbRowPtr + o), s));
+      const g = f32x4.mul(f32x4.sub(f32x4.sub(l, f32x4.mul(kr, r)), f32x4.mul(kb, b)), kg);
+      const cr = code16(r);
+      const cg = code16(g);
+      const cb = code16(b);
+      // A last group past the row's end stops at it: its codes would land in the next row.
+      const n = width - x < 4 ? width - x : 4;
+      const p = out + <usize>x * 6;
+      store<u16>(p, <u16>i32x4.extract_lane(cr, 0));
+      store<u16>(p, <u16>i32x4.extract_lane(cg, 0), 2);
+      store<u16>(p, <u16>i32x4.extract_lane(cb, 0), 4);
+      if (n > 1) {
+        store<u16>(p, <u16>i32x4.extract_lane(cr, 1), 6);
+        store<u16>(p, <u16>i32x4.extract_lane(cg, 1), 8);
+        store<u16>(p, <u16>i32x4.extract_lane(cb, 1), 10);
+      }
+      if (n > 2) {
+        store<u16>(p, <u16>i32x4.extract_lane(cr, 2), 12);
+        store<u16>(p, <u16>i32x4.extract_lane(cg, 2), 14);
+        store<u16>(p, <u16>i32x4.extract_lane(cb, 2), 16);
+      }
+      if (n > 3) {
+        store<u16>(p, <u16>i32x4.extract_lane(cr, 3), 18);
+        store<u16>(p, <u16>i32x4.extract_lane(cg, 3), 20);
+        store<u16>(p, <u16>i32x4.extract_lane(cb, 3), 22);
+      }
     }
   }
 }
