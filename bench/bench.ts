@@ -36,4 +36,4 @@ const sections: [string, SectionRunner][] = [
 const only = process.argv.slice(2);
 // The targets close every run, whichever sections it measured.
 if (only.length > 0 && !only.includes('targets')) only.push('targets');
-await runSections(sections, only);
+await runSections('bench', sections, only);

@@ -18,4 +18,4 @@ const sections: [string, SectionRunner][] = [
   ['copilot', evalCopilot],
 ];
 
-await runSections(sections, process.argv.slice(2));
+await runSections('eval', sections, process.argv.slice(2));
