@@ -45,22 +45,35 @@ export function gaussianPyramid(base: Plane, count: number): Plane[] {
   return levels;
 }
 
+/** Rows of a band added per call: the kernels' memory holds these, not whole planes. */
+export const BAND_CHUNK_ROWS = 64;
+
 /**
  * Adds weight x (fine - expand(coarse)), a weighted Laplacian band, into sum; without a coarser
  * level (the top of the pyramid), weight x fine. Weights of half the size (the finest band's)
- * are expanded too. addBandRows in the WebAssembly kernels, row by row.
+ * are expanded too. addBandRows in the WebAssembly kernels, BAND_CHUNK_ROWS rows at a time.
  */
 export function addWeightedBand(sum: Float32Array, weight: Plane, fine: Plane, coarse: Plane | null): void {
   const { width, height } = fine;
-  const k = toolKernels();
   const wc = (width + 1) >> 1;
-  const [vert, row, weightRow, s, w, f, c] = layout(k, [wc + 16, width + 16, width + 16, sum.length, weight.data.length, fine.data.length, coarse?.data.length ?? 0]);
-  copyIn(k, s!, sum);
-  copyIn(k, w!, weight.data);
-  copyIn(k, f!, fine.data);
-  if (coarse) copyIn(k, c!, coarse.data);
-  k.addBandRows(s!, w!, weight.width !== width ? 1 : 0, f!, width, height, c!, coarse?.width ?? 0, coarse?.height ?? 0, vert!, row!, weightRow!);
-  copyOut(k, s!, sum);
+  const hc = (height + 1) >> 1;
+  const half = weight.width !== width;
+  const k = toolKernels();
+  const chunk = Math.min(height, BAND_CHUNK_ROWS);
+  // Each chunk's half-size rows: the expansion of rows y0..y1 - 1 reads (y0 >> 1) - 1 to ((y1 - 1) >> 1) + 1.
+  const halfRows = (chunk >> 1) + 3;
+  const [vert, row, weightRow, s, w, f, c] = layout(k, [wc + 16, width + 16, width + 16, chunk * width, half ? halfRows * wc : chunk * width, chunk * width, halfRows * wc]);
+  for (let y0 = 0; y0 < height; y0 += chunk) {
+    const y1 = Math.min(height, y0 + chunk);
+    const row0 = Math.max(0, (y0 >> 1) - 1);
+    const row1 = Math.min(hc, ((y1 - 1) >> 1) + 2);
+    copyIn(k, s!, sum.subarray(y0 * width, y1 * width));
+    copyIn(k, f!, fine.data.subarray(y0 * width, y1 * width));
+    copyIn(k, w!, half ? weight.data.subarray(row0 * wc, row1 * wc) : weight.data.subarray(y0 * width, y1 * width));
+    if (coarse) copyIn(k, c!, coarse.data.subarray(row0 * wc, row1 * wc));
+    k.addBandRows(s!, w!, half ? 1 : 0, f!, width, y0, y1, c!, wc, coarse ? hc : 0, row0, vert!, row!, weightRow!);
+    copyOut(k, s!, sum.subarray(y0 * width, y1 * width));
+  }
 }
 
 /**

@@ -497,22 +497,24 @@ export function reducePlane(srcPtr: usize, width: i32, height: i32, rowPtr: usiz
 }
 
 /**
- * Adds one frame's weighted Laplacian band into the sums (hdr/blend.ts): sum += weight ×
- * (fine − expand(coarse)), all width × height f32 but the coarse level (wc × hc; hc = 0 at
- * the top of the pyramid: no coarse level, the band is fine itself). With weightHalf the
- * weights come at half size and are expanded too. vertPtr: scratch for (width + 1) / 2 + 16
+ * Adds rows y0..y1 − 1 of one frame's weighted Laplacian band into the sums (hdr/blend.ts):
+ * sum += weight × (fine − expand(coarse)), sum, weight and fine width f32 a row, their rows
+ * from y0 on; the coarse level (wc × hc) holds its rows from row0 on (hc = 0 at the top of the
+ * pyramid: no coarse level, the band is fine itself). With weightHalf the weights come at half
+ * size (wc × hc too, rows from row0) and are expanded as well. vertPtr: scratch for wc + 16
  * f32; rowPtr, weightRowPtr: width + 16 f32.
  */
-export function addBandRows(sumPtr: usize, weightPtr: usize, weightHalf: bool, finePtr: usize, width: i32, height: i32, coarsePtr: usize, wc: i32, hc: i32, vertPtr: usize, rowPtr: usize, weightRowPtr: usize): void {
+export function addBandRows(sumPtr: usize, weightPtr: usize, weightHalf: bool, finePtr: usize, width: i32, y0: i32, y1: i32, coarsePtr: usize, wc: i32, hc: i32, row0: i32, vertPtr: usize, rowPtr: usize, weightRowPtr: usize): void {
   const stride = <usize>width << 2;
   for (let i = 0; i < width; i += 4) v128.store(rowPtr + (<usize>i << 2), f32x4.splat(0));
   const simd = width & ~3;
-  for (let y = 0; y < height; y++) {
-    if (hc > 0) expandInto(coarsePtr, wc, hc, 0, y, width, vertPtr, rowPtr);
-    const w = weightHalf ? weightRowPtr : weightPtr + <usize>y * stride;
-    if (weightHalf) expandInto(weightPtr, (width + 1) >> 1, (height + 1) >> 1, 0, y, width, vertPtr, weightRowPtr);
-    const s = sumPtr + <usize>y * stride;
-    const f = finePtr + <usize>y * stride;
+  for (let y = y0; y < y1; y++) {
+    if (hc > 0) expandInto(coarsePtr, wc, hc, row0, y, width, vertPtr, rowPtr);
+    const at = <usize>(y - y0) * stride;
+    const w = weightHalf ? weightRowPtr : weightPtr + at;
+    if (weightHalf) expandInto(weightPtr, wc, hc, row0, y, width, vertPtr, weightRowPtr);
+    const s = sumPtr + at;
+    const f = finePtr + at;
     // Vectors up to the last whole four, then single pixels: a vector past the row's end would add into the next row.
     for (let x = 0; x < simd; x += 4) {
       const o = <usize>x << 2;
