@@ -1,85 +1,86 @@
+import { arena, reserve, type ToolKernels, toolKernels } from '../kernels.js';
 import type { Plane } from './luma.js';
 
 /**
  * Burt & Adelson pyramids over single-channel float planes (colour images are blended one
- * plane per channel), with the 5-tap binomial kernel [1 4 6 4 1]/16. Each pass filters
- * vertically into one row, then horizontally, so a level costs one read of its source.
+ * plane per channel), with the 5-tap binomial kernel [1 4 6 4 1]/16, mirrored at the edges.
+ * Each pass filters vertically into one row, then horizontally, so a level costs one read of
+ * its source. Expansion upsamples with the same kernel: even outputs take (1, 6, 1)/8 of their
+ * coarse neighbours, odd ones (1, 1)/2, in each direction, coarse edges repeated (reconstruction
+ * is exact whatever the edge rule, as long as one rule is used throughout). The passes run in the
+ * WebAssembly kernels (f32 SIMD, kernels/tools.ts).
  */
 
-/** Mirror at the edges without repeating the edge pixel, clamped for planes under 3 px. */
-function reflect(i: number, n: number): number {
-  const r = i < 0 ? -i : i >= n ? 2 * n - 2 - i : i;
-  return Math.min(n - 1, Math.max(0, r));
+/** Byte offsets of planes (plus scratch) laid out in the tool kernels' memory, which is grown to hold them. */
+function layout(k: ToolKernels, floats: number[]): number[] {
+  const l = arena(Object.fromEntries(floats.map((n, i) => [String(i), 4 * n])));
+  reserve(k, l.end);
+  return floats.map((_, i) => l[String(i)]!);
 }
 
-/** Blur with the binomial kernel and keep every second pixel and row: the next Gaussian level. */
-function reduce(src: Plane): Plane {
-  const { width, height, data } = src;
-  const w2 = (width + 1) >> 1;
-  const h2 = (height + 1) >> 1;
-  const out = new Float32Array(w2 * h2);
-  // The vertically filtered row, padded by two mirrored pixels on each side.
-  const row = new Float32Array(width + 4);
-  const l2 = reflect(-2, width) + 2;
-  const l1 = reflect(-1, width) + 2;
-  const r1 = reflect(width, width) + 2;
-  const r2 = reflect(width + 1, width) + 2;
-  for (let y2 = 0; y2 < h2; y2++) {
-    const y = 2 * y2;
-    const a = reflect(y - 2, height) * width;
-    const b = reflect(y - 1, height) * width;
-    const m = y * width;
-    const d = reflect(y + 1, height) * width;
-    const e = reflect(y + 2, height) * width;
-    for (let i = 0; i < width; i++) {
-      row[i + 2] = (data[a + i]! + data[e + i]! + 4 * (data[b + i]! + data[d + i]!) + 6 * data[m + i]!) * 0.0625;
-    }
-    row[0] = row[l2]!;
-    row[1] = row[l1]!;
-    row[width + 2] = row[r1]!;
-    row[width + 3] = row[r2]!;
-    const o = y2 * w2;
-    for (let x2 = 0, p = 2; x2 < w2; x2++, p += 2) {
-      out[o + x2] = (row[p - 2]! + row[p + 2]! + 4 * (row[p - 1]! + row[p + 1]!) + 6 * row[p]!) * 0.0625;
-    }
+function copyIn(k: ToolKernels, at: number, data: Float32Array): void {
+  new Float32Array(k.memory.buffer, at, data.length).set(data);
+}
+
+function copyOut(k: ToolKernels, at: number, into: Float32Array): void {
+  into.set(new Float32Array(k.memory.buffer, at, into.length));
+}
+
+/** Levels 0 (the base itself) to count - 1, each half the size of the one before (reducePlane in the WebAssembly kernels). */
+export function gaussianPyramid(base: Plane, count: number): Plane[] {
+  const levels = [base];
+  for (let l = 1, w = base.width, h = base.height; l < count; l++) {
+    w = (w + 1) >> 1;
+    h = (h + 1) >> 1;
+    levels.push({ width: w, height: h, data: new Float32Array(w * h) });
   }
-  return { width: w2, height: h2, data: out };
+  const k = toolKernels();
+  const at = layout(k, [base.width + 32, ...levels.map((p) => p.data.length)]);
+  copyIn(k, at[1]!, base.data);
+  for (let l = 1; l < count; l++) {
+    const src = levels[l - 1]!;
+    k.reducePlane(at[l]!, src.width, src.height, at[0]!, at[l + 1]!);
+    copyOut(k, at[l + 1]!, levels[l]!.data);
+  }
+  return levels;
 }
 
 /**
- * Row y of the coarse level upsampled to the finer level's width, with the same kernel:
- * even outputs take (1, 6, 1)/8 of their coarse neighbours, odd ones (1, 1)/2, in each
- * direction; coarse edges repeat (reconstruction is exact whatever the edge rule, as long as
- * one rule is used throughout). `vertical` is scratch of coarse width + 2.
+ * Adds weight x (fine - expand(coarse)), a weighted Laplacian band, into sum; without a coarser
+ * level (the top of the pyramid), weight x fine. Weights of half the size (the finest band's)
+ * are expanded too. addBandRows in the WebAssembly kernels, row by row.
  */
-export function expandRow(coarse: Plane, y: number, width: number, vertical: Float32Array, out: Float32Array): void {
-  const { width: wc, height: hc, data } = coarse;
-  const j = y >> 1;
-  const m = j * wc;
-  const n = Math.min(hc - 1, j + 1) * wc;
-  if ((y & 1) === 0) {
-    const p = Math.max(0, j - 1) * wc;
-    for (let i = 0; i < wc; i++) vertical[i + 1] = (data[p + i]! + data[n + i]! + 6 * data[m + i]!) * 0.125;
-  } else {
-    for (let i = 0; i < wc; i++) vertical[i + 1] = (data[m + i]! + data[n + i]!) * 0.5;
-  }
-  vertical[0] = vertical[1]!;
-  vertical[wc + 1] = vertical[wc]!;
-  const pairs = width >> 1;
-  for (let i = 0; i < pairs; i++) {
-    const c = vertical[i + 1]!;
-    const next = vertical[i + 2]!;
-    out[2 * i] = (vertical[i]! + next + 6 * c) * 0.125;
-    out[2 * i + 1] = (c + next) * 0.5;
-  }
-  if (width & 1) out[width - 1] = (vertical[pairs]! + vertical[pairs + 2]! + 6 * vertical[pairs + 1]!) * 0.125;
+export function addWeightedBand(sum: Float32Array, weight: Plane, fine: Plane, coarse: Plane | null): void {
+  const { width, height } = fine;
+  const k = toolKernels();
+  const wc = (width + 1) >> 1;
+  const [vert, row, weightRow, s, w, f, c] = layout(k, [wc + 16, width + 16, width + 16, sum.length, weight.data.length, fine.data.length, coarse?.data.length ?? 0]);
+  copyIn(k, s!, sum);
+  copyIn(k, w!, weight.data);
+  copyIn(k, f!, fine.data);
+  if (coarse) copyIn(k, c!, coarse.data);
+  k.addBandRows(s!, w!, weight.width !== width ? 1 : 0, f!, width, height, c!, coarse?.width ?? 0, coarse?.height ?? 0, vert!, row!, weightRow!);
+  copyOut(k, s!, sum);
 }
 
-/** Levels 0 (the base itself) to count - 1, each half the size of the one before. */
-export function gaussianPyramid(base: Plane, count: number): Plane[] {
-  const levels = [base];
-  while (levels.length < count) levels.push(reduce(levels[levels.length - 1]!));
-  return levels;
+/**
+ * Collapses a Laplacian pyramid: from the top, each band plus the expansion of the collapsed
+ * band above (addExpanded in the WebAssembly kernels), into the base; the levels above keep
+ * their bands.
+ */
+export function collapsePyramid(bands: Plane[]): void {
+  const base = bands[0]!;
+  const k = toolKernels();
+  const [vert, row, ...at] = layout(k, [((base.width + 1) >> 1) + 16, base.width + 16, ...bands.map((b) => b.data.length)]);
+  bands.forEach((b, l) => {
+    copyIn(k, at[l]!, b.data);
+  });
+  for (let l = bands.length - 2; l >= 0; l--) {
+    const { width, height } = bands[l]!;
+    const coarse = bands[l + 1]!;
+    k.addExpanded(at[l]!, width, height, at[l + 1]!, coarse.width, coarse.height, vert!, row!);
+  }
+  copyOut(k, at[0]!, base.data);
 }
 
 /** Number of levels that takes the short side down to 2-3 px, as Mertens et al. do. */
