@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { emptyBands, toRgbRows } from '../../src/imaging/hdr/blend.js';
 import type { Plane } from '../../src/imaging/hdr/luma.js';
-import { addWeightedBand, collapsePyramid, gaussianPyramid } from '../../src/imaging/hdr/pyramid.js';
+import { addWeightedBand, CHUNK_ROWS, collapsePyramid, gaussianPyramid } from '../../src/imaging/hdr/pyramid.js';
 
-/** Sizes with odd and even sides, planes under 3 px and sides that are no multiple of the kernels' four lanes. */
+/** Sizes with odd and even sides, planes under 3 px, sides that are no multiple of the kernels' four lanes, and heights over CHUNK_ROWS. */
 const SIZES = [
   [1, 1],
   [2, 3],
@@ -13,6 +13,8 @@ const SIZES = [
   [13, 11],
   [16, 9],
   [33, 18],
+  [9, 150],
+  [67, 131],
 ] as const;
 
 /** A reproducible pseudo-random plane. */
@@ -77,6 +79,7 @@ function assertClose(actual: Float32Array, expected: Float32Array, what: string)
 }
 
 test('the Gaussian pyramid reduces each level as the binomial blur sampled at every second pixel', () => {
+  assert.ok(Math.max(...SIZES.map(([, h]) => h)) > 2 * CHUNK_ROWS, 'a size spans several chunks of output rows');
   for (const [w, h] of SIZES) {
     const base = plane(w, h, w * 31 + h);
     const levels = gaussianPyramid(base, 4);
@@ -91,6 +94,7 @@ test('the Gaussian pyramid reduces each level as the binomial blur sampled at ev
 });
 
 test('a weighted band adds weight x (fine - expand(coarse)), with half-size weights expanded, and weight x fine at the top', () => {
+  assert.ok(Math.max(...SIZES.map(([, h]) => h)) > 2 * CHUNK_ROWS, 'a size spans several chunks of rows');
   for (const [w, h] of SIZES) {
     const fine = plane(w, h, w + 7 * h);
     const coarse = plane((w + 1) >> 1, (h + 1) >> 1, 3 * w + h);

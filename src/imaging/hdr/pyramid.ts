@@ -11,6 +11,9 @@ import type { Plane } from './luma.js';
  * WebAssembly kernels (f32 SIMD, kernels/tools.ts).
  */
 
+/** Rows of a level reduced or added per call: the kernels' memory holds chunks of planes, not whole ones. */
+export const CHUNK_ROWS = 64;
+
 /** Byte offsets of planes (plus scratch) laid out in the tool kernels' memory, which is grown to hold them. */
 function layout(k: ToolKernels, floats: number[]): number[] {
   const l = arena(Object.fromEntries(floats.map((n, i) => [String(i), 4 * n])));
@@ -26,21 +29,25 @@ function copyOut(k: ToolKernels, at: number, into: Float32Array): void {
   into.set(new Float32Array(k.memory.buffer, at, into.length));
 }
 
-/** Levels 0 (the base itself) to count - 1, each half the size of the one before (reducePlane in the WebAssembly kernels). */
+/** Levels 0 (the base itself) to count - 1, each half the size of the one before (reducePlane in the WebAssembly kernels, CHUNK_ROWS output rows at a time). */
 export function gaussianPyramid(base: Plane, count: number): Plane[] {
   const levels = [base];
-  for (let l = 1, w = base.width, h = base.height; l < count; l++) {
-    w = (w + 1) >> 1;
-    h = (h + 1) >> 1;
-    levels.push({ width: w, height: h, data: new Float32Array(w * h) });
-  }
   const k = toolKernels();
-  const at = layout(k, [base.width + 32, ...levels.map((p) => p.data.length)]);
-  copyIn(k, at[1]!, base.data);
+  // An output chunk reads its source rows 2 y2a - 2 to 2 y2b.
+  const [row, src, out] = layout(k, [base.width + 32, (2 * CHUNK_ROWS + 3) * base.width, CHUNK_ROWS * ((base.width + 1) >> 1)]);
   for (let l = 1; l < count; l++) {
-    const src = levels[l - 1]!;
-    k.reducePlane(at[l]!, src.width, src.height, at[0]!, at[l + 1]!);
-    copyOut(k, at[l + 1]!, levels[l]!.data);
+    const { width, height, data } = levels[l - 1]!;
+    const w2 = (width + 1) >> 1;
+    const h2 = (height + 1) >> 1;
+    const level = { width: w2, height: h2, data: new Float32Array(w2 * h2) };
+    for (let y2a = 0; y2a < h2; y2a += CHUNK_ROWS) {
+      const y2b = Math.min(h2, y2a + CHUNK_ROWS);
+      const row0 = Math.max(0, 2 * y2a - 2);
+      copyIn(k, src!, data.subarray(row0 * width, Math.min(height, 2 * y2b + 1) * width));
+      k.reducePlane(src!, width, height, row0, y2a, y2b, row!, out!);
+      copyOut(k, out!, level.data.subarray(y2a * w2, y2b * w2));
+    }
+    levels.push(level);
   }
   return levels;
 }
@@ -48,19 +55,29 @@ export function gaussianPyramid(base: Plane, count: number): Plane[] {
 /**
  * Adds weight x (fine - expand(coarse)), a weighted Laplacian band, into sum; without a coarser
  * level (the top of the pyramid), weight x fine. Weights of half the size (the finest band's)
- * are expanded too. addBandRows in the WebAssembly kernels, row by row.
+ * are expanded too. addBandRows in the WebAssembly kernels, CHUNK_ROWS rows at a time.
  */
 export function addWeightedBand(sum: Float32Array, weight: Plane, fine: Plane, coarse: Plane | null): void {
   const { width, height } = fine;
-  const k = toolKernels();
   const wc = (width + 1) >> 1;
-  const [vert, row, weightRow, s, w, f, c] = layout(k, [wc + 16, width + 16, width + 16, sum.length, weight.data.length, fine.data.length, coarse?.data.length ?? 0]);
-  copyIn(k, s!, sum);
-  copyIn(k, w!, weight.data);
-  copyIn(k, f!, fine.data);
-  if (coarse) copyIn(k, c!, coarse.data);
-  k.addBandRows(s!, w!, weight.width !== width ? 1 : 0, f!, width, height, c!, coarse?.width ?? 0, coarse?.height ?? 0, vert!, row!, weightRow!);
-  copyOut(k, s!, sum);
+  const hc = (height + 1) >> 1;
+  const half = weight.width !== width;
+  const k = toolKernels();
+  const chunk = Math.min(height, CHUNK_ROWS);
+  // Each chunk's half-size rows: the expansion of rows y0..y1 - 1 reads (y0 >> 1) - 1 to ((y1 - 1) >> 1) + 1.
+  const halfRows = (chunk >> 1) + 3;
+  const [vert, row, weightRow, s, w, f, c] = layout(k, [wc + 16, width + 16, width + 16, chunk * width, half ? halfRows * wc : chunk * width, chunk * width, halfRows * wc]);
+  for (let y0 = 0; y0 < height; y0 += chunk) {
+    const y1 = Math.min(height, y0 + chunk);
+    const row0 = Math.max(0, (y0 >> 1) - 1);
+    const row1 = Math.min(hc, ((y1 - 1) >> 1) + 2);
+    copyIn(k, s!, sum.subarray(y0 * width, y1 * width));
+    copyIn(k, f!, fine.data.subarray(y0 * width, y1 * width));
+    copyIn(k, w!, half ? weight.data.subarray(row0 * wc, row1 * wc) : weight.data.subarray(y0 * width, y1 * width));
+    if (coarse) copyIn(k, c!, coarse.data.subarray(row0 * wc, row1 * wc));
+    k.addBandRows(s!, w!, half ? 1 : 0, f!, width, y0, y1, c!, wc, coarse ? hc : 0, row0, vert!, row!, weightRow!);
+    copyOut(k, s!, sum.subarray(y0 * width, y1 * width));
+  }
 }
 
 /**

@@ -406,27 +406,26 @@ export function mismatchCounts(refPtr: usize, words: i32, height: i32, movPtr: u
 }
 
 /**
- * One HDR pyramid level down (hdr/pyramid.ts): the f32 plane at srcPtr (width × height)
- * blurred with the binomial kernel [1 4 6 4 1]/16, mirrored at the edges, every second pixel
- * and row kept, into outPtr ((width + 1) / 2 × (height + 1) / 2). rowPtr is scratch for
- * width + 32 f32.
+ * Rows y2a..y2b − 1 of one HDR pyramid level down (hdr/pyramid.ts): the f32 plane (width ×
+ * height; srcPtr holds its rows from row0 on, all those rows read) blurred with the binomial
+ * kernel [1 4 6 4 1]/16, mirrored at the edges, every second pixel and row kept, into outPtr
+ * ((width + 1) / 2 a row, rows from y2a). rowPtr is scratch for width + 32 f32.
  */
-export function reducePlane(srcPtr: usize, width: i32, height: i32, rowPtr: usize, outPtr: usize): void {
+export function reducePlane(srcPtr: usize, width: i32, height: i32, row0: i32, y2a: i32, y2b: i32, rowPtr: usize, outPtr: usize): void {
   const w2 = (width + 1) >> 1;
-  const h2 = (height + 1) >> 1;
   const stride = <usize>width << 2;
   const four = f32x4.splat(4);
   const six = f32x4.splat(6);
   const sixteenth = f32x4.splat(0.0625);
   // The filtered row sits from index 2 on, two mirrored pixels either side.
   const row = rowPtr + 8;
-  for (let y2 = 0; y2 < h2; y2++) {
+  for (let y2 = y2a; y2 < y2b; y2++) {
     const y = 2 * y2;
-    const a = srcPtr + <usize>reflect(y - 2, height) * stride;
-    const b = srcPtr + <usize>reflect(y - 1, height) * stride;
-    const m = srcPtr + <usize>y * stride;
-    const d = srcPtr + <usize>reflect(y + 1, height) * stride;
-    const e = srcPtr + <usize>reflect(y + 2, height) * stride;
+    const a = srcPtr + <usize>(reflect(y - 2, height) - row0) * stride;
+    const b = srcPtr + <usize>(reflect(y - 1, height) - row0) * stride;
+    const m = srcPtr + <usize>(y - row0) * stride;
+    const d = srcPtr + <usize>(reflect(y + 1, height) - row0) * stride;
+    const e = srcPtr + <usize>(reflect(y + 2, height) - row0) * stride;
     for (let i = 0; i < width; i += 4) {
       const o = <usize>i << 2;
       const outer = f32x4.add(v128.load(a + o), v128.load(e + o));
@@ -437,7 +436,7 @@ export function reducePlane(srcPtr: usize, width: i32, height: i32, rowPtr: usiz
     store<f32>(rowPtr, load<f32>(row + (<usize>reflect(-1, width) << 2)), 4);
     store<f32>(row + (<usize>width << 2), load<f32>(row + (<usize>reflect(width, width) << 2)));
     store<f32>(row + (<usize>width << 2), load<f32>(row + (<usize>reflect(width + 1, width) << 2)), 4);
-    const out = outPtr + <usize>y2 * (<usize>w2 << 2);
+    const out = outPtr + <usize>(y2 - y2a) * (<usize>w2 << 2);
     // Four outputs at a time, centred on padded pixels c = p + 2q: the taps c − 2 .. c + 2 gathered from eight-wide loads.
     for (let x2 = 0; x2 < w2; x2 += 4) {
       const p = rowPtr + (<usize>(2 * x2) << 2);
@@ -497,22 +496,24 @@ export function reducePlane(srcPtr: usize, width: i32, height: i32, rowPtr: usiz
 }
 
 /**
- * Adds one frame's weighted Laplacian band into the sums (hdr/blend.ts): sum += weight ×
- * (fine − expand(coarse)), all width × height f32 but the coarse level (wc × hc; hc = 0 at
- * the top of the pyramid: no coarse level, the band is fine itself). With weightHalf the
- * weights come at half size and are expanded too. vertPtr: scratch for (width + 1) / 2 + 16
+ * Adds rows y0..y1 − 1 of one frame's weighted Laplacian band into the sums (hdr/blend.ts):
+ * sum += weight × (fine − expand(coarse)), sum, weight and fine width f32 a row, their rows
+ * from y0 on; the coarse level (wc × hc) holds its rows from row0 on (hc = 0 at the top of the
+ * pyramid: no coarse level, the band is fine itself). With weightHalf the weights come at half
+ * size (wc × hc too, rows from row0) and are expanded as well. vertPtr: scratch for wc + 16
  * f32; rowPtr, weightRowPtr: width + 16 f32.
  */
-export function addBandRows(sumPtr: usize, weightPtr: usize, weightHalf: bool, finePtr: usize, width: i32, height: i32, coarsePtr: usize, wc: i32, hc: i32, vertPtr: usize, rowPtr: usize, weightRowPtr: usize): void {
+export function addBandRows(sumPtr: usize, weightPtr: usize, weightHalf: bool, finePtr: usize, width: i32, y0: i32, y1: i32, coarsePtr: usize, wc: i32, hc: i32, row0: i32, vertPtr: usize, rowPtr: usize, weightRowPtr: usize): void {
   const stride = <usize>width << 2;
   for (let i = 0; i < width; i += 4) v128.store(rowPtr + (<usize>i << 2), f32x4.splat(0));
   const simd = width & ~3;
-  for (let y = 0; y < height; y++) {
-    if (hc > 0) expandInto(coarsePtr, wc, hc, 0, y, width, vertPtr, rowPtr);
-    const w = weightHalf ? weightRowPtr : weightPtr + <usize>y * stride;
-    if (weightHalf) expandInto(weightPtr, (width + 1) >> 1, (height + 1) >> 1, 0, y, width, vertPtr, weightRowPtr);
-    const s = sumPtr + <usize>y * stride;
-    const f = finePtr + <usize>y * stride;
+  for (let y = y0; y < y1; y++) {
+    if (hc > 0) expandInto(coarsePtr, wc, hc, row0, y, width, vertPtr, rowPtr);
+    const at = <usize>(y - y0) * stride;
+    const w = weightHalf ? weightRowPtr : weightPtr + at;
+    if (weightHalf) expandInto(weightPtr, wc, hc, row0, y, width, vertPtr, weightRowPtr);
+    const s = sumPtr + at;
+    const f = finePtr + at;
     // Vectors up to the last whole four, then single pixels: a vector past the row's end would add into the next row.
     for (let x = 0; x < simd; x += 4) {
       const o = <usize>x << 2;
