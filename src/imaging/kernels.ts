@@ -32,6 +32,10 @@ export interface ToolKernels {
   widenRows(src: number, dst: number, count: number): void;
   thresholdBitmaps(src: number, rows: number, words: number, width: number, t0: number, t1: number, t2: number, exclusion: number, out: number): void;
   mismatchCounts(ref: number, words: number, height: number, mov: number, movWords: number, reach: number, scratch: number, counts: number): void;
+  reducePlane(src: number, width: number, height: number, row0: number, y2a: number, y2b: number, row: number, out: number): void;
+  addBandRows(sum: number, weight: number, weightHalf: number, fine: number, width: number, y0: number, y1: number, coarse: number, wc: number, hc: number, row0: number, vert: number, row: number, weightRow: number): void;
+  addExpanded(data: number, width: number, height: number, coarse: number, wc: number, hc: number, vert: number, row: number): void;
+  fusedRgbRows(fine: number, width: number, y0: number, y1: number, coarse: number, cb: number, cr: number, wc: number, hc: number, row0: number, offset: number, vert: number, yRow: number, cbRow: number, crRow: number, out: number): void;
   boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
   resampleRows(

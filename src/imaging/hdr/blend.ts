@@ -1,7 +1,8 @@
 import { sharedFloat32, sharedUint16 } from '../bands.js';
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
 import type { Plane } from './luma.js';
-import { expandRow, gaussianPyramid, levelCount } from './pyramid.js';
+import { addWeightedBand, collapsePyramid, gaussianPyramid, levelCount } from './pyramid.js';
 
 /**
  * Sums over frames of weighted Laplacian bands, per level: luma from full size, the colour
@@ -85,41 +86,6 @@ function chromaOf(half: HalfFrame): [Plane, Plane] {
   ];
 }
 
-/**
- * Adds weight x (fine - expand(coarse)), the weighted Laplacian band, into sum; without a
- * coarser level (the top of the pyramid), weight x fine. Row by row, so the expansion stays in cache.
- */
-function addBand(sum: Float32Array, weight: Plane, fine: Float32Array, coarse: Plane | null): void {
-  const { width, height } = weight;
-  const w = weight.data;
-  if (!coarse) {
-    for (let p = 0; p < sum.length; p++) sum[p] = sum[p]! + w[p]! * fine[p]!;
-    return;
-  }
-  const vertical = new Float32Array(coarse.width + 2);
-  const row = new Float32Array(width);
-  for (let y = 0; y < height; y++) {
-    expandRow(coarse, y, width, vertical, row);
-    for (let x = 0, p = y * width; x < width; x++, p++) sum[p] = sum[p]! + w[p]! * (fine[p]! - row[x]!);
-  }
-}
-
-/**
- * The finest band, with weights given at half size: adds expand(weight) x (fine - expand(coarse))
- * into sum, row by row.
- */
-function addFinestBand(sum: Float32Array, weight: Plane, fine: Plane, coarse: Plane): void {
-  const { width, height } = fine;
-  const vertical = new Float32Array(Math.max(coarse.width, weight.width) + 2);
-  const row = new Float32Array(width);
-  const w = new Float32Array(width);
-  for (let y = 0; y < height; y++) {
-    expandRow(coarse, y, width, vertical, row);
-    expandRow(weight, y, width, vertical, w);
-    for (let x = 0, p = y * width; x < width; x++, p++) sum[p] = sum[p]! + w[x]! * (fine.data[p]! - row[x]!);
-  }
-}
-
 function zeroBands(width: number, height: number, from: number): Plane[] {
   const bands: Plane[] = [];
   for (let l = 0, w = width, h = height; l < levelCount(width, height); l++, w = (w + 1) >> 1, h = (h + 1) >> 1) {
@@ -144,12 +110,11 @@ export function blendFrame(luma: Plane, half: HalfFrame, weights: Float32Array, 
   // weight[l - 1] is level l.
   const weight = gaussianPyramid({ width: half.luma.width, height: half.luma.height, data: weights }, count - 1);
   const pyramid = gaussianPyramid(luma, count);
-  addFinestBand(sums.y[0]!.data, weight[0]!, pyramid[0]!, pyramid[1]!);
-  for (let l = 1; l < count; l++) addBand(sums.y[l]!.data, weight[l - 1]!, pyramid[l]!.data, pyramid[l + 1] ?? null);
+  for (let l = 0; l < count; l++) addWeightedBand(sums.y[l]!.data, weight[Math.max(0, l - 1)]!, pyramid[l]!, pyramid[l + 1] ?? null);
   chromaOf(half).forEach((plane, c) => {
     const chroma = gaussianPyramid(plane, count - 1);
     const sum = c === 0 ? sums.cb : sums.cr;
-    for (let l = 1; l < count; l++) addBand(sum[l - 1]!.data, weight[l - 1]!, chroma[l - 1]!.data, chroma[l] ?? null);
+    for (let l = 1; l < count; l++) addWeightedBand(sum[l - 1]!.data, weight[l - 1]!, chroma[l - 1]!, chroma[l] ?? null);
   });
 }
 
@@ -164,57 +129,38 @@ export function addBands(into: BlendedBands, from: BlendedBands): void {
   }
 }
 
-/** Collapses a Laplacian pyramid in place: each band plus the expansion of the (collapsed) band above; returns the base. */
-function collapse(bands: Plane[]): Float32Array {
-  for (let l = bands.length - 2; l >= 0; l--) {
-    const { width, height, data } = bands[l]!;
-    const coarse = bands[l + 1]!;
-    const vertical = new Float32Array(coarse.width + 2);
-    const row = new Float32Array(width);
-    for (let y = 0; y < height; y++) {
-      expandRow(coarse, y, width, vertical, row);
-      for (let x = 0, p = y * width; x < width; x++, p++) data[p] = data[p]! + row[x]!;
-    }
-  }
-  return bands[0]!.data;
-}
-
 /**
- * Collapses, in place, the pyramid of one channel of blended bands: 0 luma (from level 1: its
- * finest band is added in toRgbRows, saving a pass over the full size), 1 B - Y, 2 R - Y.
+ * Collapses the pyramid of one channel of blended bands into its base, in place: 0 luma (from
+ * level 1: its finest band is added in toRgbRows, saving a pass over the full size), 1 B - Y, 2 R - Y.
  */
 export function collapseChannel(sums: BlendedBands, channel: number): void {
-  collapse(channel === 0 ? sums.y.slice(1) : channel === 1 ? sums.cb : sums.cr);
-}
-
-function to16(v: number): number {
-  return v <= 0 ? 0 : v >= 1 ? 65535 : v * 65535 + 0.5;
+  collapsePyramid(channel === 0 ? sums.y.slice(1) : channel === 1 ? sums.cb : sums.cr);
 }
 
 /**
  * Rows y0..y1 of the fused image, from collapsed bands (every channel through collapseChannel):
- * colour expanded back to full size and scaled by the fused luma, converted to RGB.
+ * colour expanded back to full size and scaled by the fused luma, converted to RGB (fusedRgbRows
+ * in the WebAssembly kernels).
  */
 export function toRgbRows(sums: BlendedBands, out: Uint16Array, y0: number, y1: number): void {
   const fine = sums.y[0]!;
   const [coarse, cb, cr] = [sums.y[1]!, sums.cb[0]!, sums.cr[0]!];
   const { width } = fine;
-  const vertical = new Float32Array(coarse.width + 2);
-  const yRow = new Float32Array(width);
-  const cbRow = new Float32Array(width);
-  const crRow = new Float32Array(width);
-  for (let row = y0; row < y1; row++) {
-    expandRow(coarse, row, width, vertical, yRow);
-    expandRow(cb, row, width, vertical, cbRow);
-    expandRow(cr, row, width, vertical, crRow);
-    for (let x = 0, p = row * width, j = p * 3; x < width; x++, p++, j += 3) {
-      const l = fine.data[p]! + yRow[x]!;
-      const s = Math.max(0, l + CHROMA_LUMA_OFFSET);
-      const r = l + crRow[x]! * s;
-      const b = l + cbRow[x]! * s;
-      out[j] = to16(r);
-      out[j + 1] = to16((l - 0.299 * r - 0.114 * b) * (1 / 0.587));
-      out[j + 2] = to16(b);
-    }
-  }
+  const { width: wc, height: hc } = coarse;
+  // The half-size rows that expanding rows y0..y1 - 1 reads.
+  const row0 = Math.max(0, (y0 >> 1) - 1);
+  const row1 = Math.min(hc, ((y1 - 1) >> 1) + 2);
+  const halfSize = (row1 - row0) * wc;
+  const rows = y1 - y0;
+  const k = toolKernels();
+  const row = 4 * (width + 16);
+  const l = arena({ fine: 4 * rows * width, coarse: 4 * halfSize, cb: 4 * halfSize, cr: 4 * halfSize, vert: 4 * (wc + 16), yRow: row, cbRow: row, crRow: row, out: 6 * rows * width });
+  reserve(k, l.end);
+  const memory = k.memory.buffer;
+  new Float32Array(memory, l.fine, rows * width).set(fine.data.subarray(y0 * width, y1 * width));
+  new Float32Array(memory, l.coarse, halfSize).set(coarse.data.subarray(row0 * wc, row1 * wc));
+  new Float32Array(memory, l.cb, halfSize).set(cb.data.subarray(row0 * wc, row1 * wc));
+  new Float32Array(memory, l.cr, halfSize).set(cr.data.subarray(row0 * wc, row1 * wc));
+  k.fusedRgbRows(l.fine, width, y0, y1, l.coarse, l.cb, l.cr, wc, hc, row0, CHROMA_LUMA_OFFSET, l.vert, l.yRow, l.cbRow, l.crRow, l.out);
+  out.set(new Uint16Array(memory, l.out, 3 * rows * width), 3 * y0 * width);
 }

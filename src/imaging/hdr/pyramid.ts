@@ -1,85 +1,103 @@
+import { arena, reserve, type ToolKernels, toolKernels } from '../kernels.js';
 import type { Plane } from './luma.js';
 
 /**
  * Burt & Adelson pyramids over single-channel float planes (colour images are blended one
- * plane per channel), with the 5-tap binomial kernel [1 4 6 4 1]/16. Each pass filters
- * vertically into one row, then horizontally, so a level costs one read of its source.
+ * plane per channel), with the 5-tap binomial kernel [1 4 6 4 1]/16, mirrored at the edges.
+ * Each pass filters vertically into one row, then horizontally, so a level costs one read of
+ * its source. Expansion upsamples with the same kernel: even outputs take (1, 6, 1)/8 of their
+ * coarse neighbours, odd ones (1, 1)/2, in each direction, coarse edges repeated (reconstruction
+ * is exact whatever the edge rule, as long as one rule is used throughout). The passes run in the
+ * WebAssembly kernels (f32 SIMD, kernels/tools.ts).
  */
 
-/** Mirror at the edges without repeating the edge pixel, clamped for planes under 3 px. */
-function reflect(i: number, n: number): number {
-  const r = i < 0 ? -i : i >= n ? 2 * n - 2 - i : i;
-  return Math.min(n - 1, Math.max(0, r));
+/** Rows of a level reduced or added per call: the kernels' memory holds chunks of planes, not whole ones. */
+export const CHUNK_ROWS = 64;
+
+/** Byte offsets of planes (plus scratch) laid out in the tool kernels' memory, which is grown to hold them. */
+function layout(k: ToolKernels, floats: number[]): number[] {
+  const l = arena(Object.fromEntries(floats.map((n, i) => [String(i), 4 * n])));
+  reserve(k, l.end);
+  return floats.map((_, i) => l[String(i)]!);
 }
 
-/** Blur with the binomial kernel and keep every second pixel and row: the next Gaussian level. */
-function reduce(src: Plane): Plane {
-  const { width, height, data } = src;
-  const w2 = (width + 1) >> 1;
-  const h2 = (height + 1) >> 1;
-  const out = new Float32Array(w2 * h2);
-  // The vertically filtered row, padded by two mirrored pixels on each side.
-  const row = new Float32Array(width + 4);
-  const l2 = reflect(-2, width) + 2;
-  const l1 = reflect(-1, width) + 2;
-  const r1 = reflect(width, width) + 2;
-  const r2 = reflect(width + 1, width) + 2;
-  for (let y2 = 0; y2 < h2; y2++) {
-    const y = 2 * y2;
-    const a = reflect(y - 2, height) * width;
-    const b = reflect(y - 1, height) * width;
-    const m = y * width;
-    const d = reflect(y + 1, height) * width;
-    const e = reflect(y + 2, height) * width;
-    for (let i = 0; i < width; i++) {
-      row[i + 2] = (data[a + i]! + data[e + i]! + 4 * (data[b + i]! + data[d + i]!) + 6 * data[m + i]!) * 0.0625;
+function copyIn(k: ToolKernels, at: number, data: Float32Array): void {
+  new Float32Array(k.memory.buffer, at, data.length).set(data);
+}
+
+function copyOut(k: ToolKernels, at: number, into: Float32Array): void {
+  into.set(new Float32Array(k.memory.buffer, at, into.length));
+}
+
+/** Levels 0 (the base itself) to count - 1, each half the size of the one before (reducePlane in the WebAssembly kernels, CHUNK_ROWS output rows at a time). */
+export function gaussianPyramid(base: Plane, count: number): Plane[] {
+  const levels = [base];
+  const k = toolKernels();
+  // An output chunk reads its source rows 2 y2a - 2 to 2 y2b.
+  const [row, src, out] = layout(k, [base.width + 32, (2 * CHUNK_ROWS + 3) * base.width, CHUNK_ROWS * ((base.width + 1) >> 1)]);
+  for (let l = 1; l < count; l++) {
+    const { width, height, data } = levels[l - 1]!;
+    const w2 = (width + 1) >> 1;
+    const h2 = (height + 1) >> 1;
+    const level = { width: w2, height: h2, data: new Float32Array(w2 * h2) };
+    for (let y2a = 0; y2a < h2; y2a += CHUNK_ROWS) {
+      const y2b = Math.min(h2, y2a + CHUNK_ROWS);
+      const row0 = Math.max(0, 2 * y2a - 2);
+      copyIn(k, src!, data.subarray(row0 * width, Math.min(height, 2 * y2b + 1) * width));
+      k.reducePlane(src!, width, height, row0, y2a, y2b, row!, out!);
+      copyOut(k, out!, level.data.subarray(y2a * w2, y2b * w2));
     }
-    row[0] = row[l2]!;
-    row[1] = row[l1]!;
-    row[width + 2] = row[r1]!;
-    row[width + 3] = row[r2]!;
-    const o = y2 * w2;
-    for (let x2 = 0, p = 2; x2 < w2; x2++, p += 2) {
-      out[o + x2] = (row[p - 2]! + row[p + 2]! + 4 * (row[p - 1]! + row[p + 1]!) + 6 * row[p]!) * 0.0625;
-    }
+    levels.push(level);
   }
-  return { width: w2, height: h2, data: out };
+  return levels;
 }
 
 /**
- * Row y of the coarse level upsampled to the finer level's width, with the same kernel:
- * even outputs take (1, 6, 1)/8 of their coarse neighbours, odd ones (1, 1)/2, in each
- * direction; coarse edges repeat (reconstruction is exact whatever the edge rule, as long as
- * one rule is used throughout). `vertical` is scratch of coarse width + 2.
+ * Adds weight x (fine - expand(coarse)), a weighted Laplacian band, into sum; without a coarser
+ * level (the top of the pyramid), weight x fine. Weights of half the size (the finest band's)
+ * are expanded too. addBandRows in the WebAssembly kernels, CHUNK_ROWS rows at a time.
  */
-export function expandRow(coarse: Plane, y: number, width: number, vertical: Float32Array, out: Float32Array): void {
-  const { width: wc, height: hc, data } = coarse;
-  const j = y >> 1;
-  const m = j * wc;
-  const n = Math.min(hc - 1, j + 1) * wc;
-  if ((y & 1) === 0) {
-    const p = Math.max(0, j - 1) * wc;
-    for (let i = 0; i < wc; i++) vertical[i + 1] = (data[p + i]! + data[n + i]! + 6 * data[m + i]!) * 0.125;
-  } else {
-    for (let i = 0; i < wc; i++) vertical[i + 1] = (data[m + i]! + data[n + i]!) * 0.5;
+export function addWeightedBand(sum: Float32Array, weight: Plane, fine: Plane, coarse: Plane | null): void {
+  const { width, height } = fine;
+  const wc = (width + 1) >> 1;
+  const hc = (height + 1) >> 1;
+  const half = weight.width !== width;
+  const k = toolKernels();
+  const chunk = Math.min(height, CHUNK_ROWS);
+  // Each chunk's half-size rows: the expansion of rows y0..y1 - 1 reads (y0 >> 1) - 1 to ((y1 - 1) >> 1) + 1.
+  const halfRows = (chunk >> 1) + 3;
+  const [vert, row, weightRow, s, w, f, c] = layout(k, [wc + 16, width + 16, width + 16, chunk * width, half ? halfRows * wc : chunk * width, chunk * width, halfRows * wc]);
+  for (let y0 = 0; y0 < height; y0 += chunk) {
+    const y1 = Math.min(height, y0 + chunk);
+    const row0 = Math.max(0, (y0 >> 1) - 1);
+    const row1 = Math.min(hc, ((y1 - 1) >> 1) + 2);
+    copyIn(k, s!, sum.subarray(y0 * width, y1 * width));
+    copyIn(k, f!, fine.data.subarray(y0 * width, y1 * width));
+    copyIn(k, w!, half ? weight.data.subarray(row0 * wc, row1 * wc) : weight.data.subarray(y0 * width, y1 * width));
+    if (coarse) copyIn(k, c!, coarse.data.subarray(row0 * wc, row1 * wc));
+    k.addBandRows(s!, w!, half ? 1 : 0, f!, width, y0, y1, c!, wc, coarse ? hc : 0, row0, vert!, row!, weightRow!);
+    copyOut(k, s!, sum.subarray(y0 * width, y1 * width));
   }
-  vertical[0] = vertical[1]!;
-  vertical[wc + 1] = vertical[wc]!;
-  const pairs = width >> 1;
-  for (let i = 0; i < pairs; i++) {
-    const c = vertical[i + 1]!;
-    const next = vertical[i + 2]!;
-    out[2 * i] = (vertical[i]! + next + 6 * c) * 0.125;
-    out[2 * i + 1] = (c + next) * 0.5;
-  }
-  if (width & 1) out[width - 1] = (vertical[pairs]! + vertical[pairs + 2]! + 6 * vertical[pairs + 1]!) * 0.125;
 }
 
-/** Levels 0 (the base itself) to count - 1, each half the size of the one before. */
-export function gaussianPyramid(base: Plane, count: number): Plane[] {
-  const levels = [base];
-  while (levels.length < count) levels.push(reduce(levels[levels.length - 1]!));
-  return levels;
+/**
+ * Collapses a Laplacian pyramid: from the top, each band plus the expansion of the collapsed
+ * band above (addExpanded in the WebAssembly kernels), into the base; the levels above keep
+ * their bands.
+ */
+export function collapsePyramid(bands: Plane[]): void {
+  const base = bands[0]!;
+  const k = toolKernels();
+  const [vert, row, ...at] = layout(k, [((base.width + 1) >> 1) + 16, base.width + 16, ...bands.map((b) => b.data.length)]);
+  bands.forEach((b, l) => {
+    copyIn(k, at[l]!, b.data);
+  });
+  for (let l = bands.length - 2; l >= 0; l--) {
+    const { width, height } = bands[l]!;
+    const coarse = bands[l + 1]!;
+    k.addExpanded(at[l]!, width, height, at[l + 1]!, coarse.width, coarse.height, vert!, row!);
+  }
+  copyOut(k, at[0]!, base.data);
 }
 
 /** Number of levels that takes the short side down to 2-3 px, as Mertens et al. do. */

@@ -9,7 +9,9 @@
  * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts; resampleRows is
  * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
  * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts);
- * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts).
+ * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); reducePlane,
+ * addBandRows and addExpanded are HDR fusion's pyramid passes (hdr/pyramid.ts), fusedRgbRows
+ * its conversion to RGB (hdr/blend.ts).
  */
 
 @inline function lo(a: f32, b: f32): f32 {
@@ -384,6 +386,219 @@ export function mismatchCounts(refPtr: usize, words: i32, height: i32, movPtr: u
         }
       }
       store<i32>(countsPtr + ((<usize>((sy + reach) * side + sx + reach)) << 2), count);
+    }
+  }
+}
+
+/** The plane index reflected at its edges without repeating the edge (pyramid.ts's rule), clamped for planes under 3 px. */
+@inline function reflect(i: i32, n: i32): i32 {
+  const r = i < 0 ? -i : i >= n ? 2 * n - 2 - i : i;
+  return r < 0 ? 0 : r > n - 1 ? n - 1 : r;
+}
+
+/** Lanes 0, 2 of a then 0, 2 of b: every second f32 of eight. */
+@inline function evens(a: v128, b: v128): v128 {
+  return v128.shuffle<f32>(a, b, 0, 2, 4, 6);
+}
+
+@inline function odds(a: v128, b: v128): v128 {
+  return v128.shuffle<f32>(a, b, 1, 3, 5, 7);
+}
+
+/**
+ * Rows y2a..y2b − 1 of one HDR pyramid level down (hdr/pyramid.ts): the f32 plane (width ×
+ * height; srcPtr holds its rows from row0 on, all those rows read) blurred with the binomial
+ * kernel [1 4 6 4 1]/16, mirrored at the edges, every second pixel and row kept, into outPtr
+ * ((width + 1) / 2 a row, rows from y2a). rowPtr is scratch for width + 32 f32.
+ */
+export function reducePlane(srcPtr: usize, width: i32, height: i32, row0: i32, y2a: i32, y2b: i32, rowPtr: usize, outPtr: usize): void {
+  const w2 = (width + 1) >> 1;
+  const stride = <usize>width << 2;
+  const four = f32x4.splat(4);
+  const six = f32x4.splat(6);
+  const sixteenth = f32x4.splat(0.0625);
+  // The filtered row sits from index 2 on, two mirrored pixels either side.
+  const row = rowPtr + 8;
+  for (let y2 = y2a; y2 < y2b; y2++) {
+    const y = 2 * y2;
+    const a = srcPtr + <usize>(reflect(y - 2, height) - row0) * stride;
+    const b = srcPtr + <usize>(reflect(y - 1, height) - row0) * stride;
+    const m = srcPtr + <usize>(y - row0) * stride;
+    const d = srcPtr + <usize>(reflect(y + 1, height) - row0) * stride;
+    const e = srcPtr + <usize>(reflect(y + 2, height) - row0) * stride;
+    for (let i = 0; i < width; i += 4) {
+      const o = <usize>i << 2;
+      const outer = f32x4.add(v128.load(a + o), v128.load(e + o));
+      const inner = f32x4.add(v128.load(b + o), v128.load(d + o));
+      v128.store(row + o, f32x4.mul(f32x4.add(f32x4.add(outer, f32x4.mul(four, inner)), f32x4.mul(six, v128.load(m + o))), sixteenth));
+    }
+    store<f32>(rowPtr, load<f32>(row + (<usize>reflect(-2, width) << 2)));
+    store<f32>(rowPtr, load<f32>(row + (<usize>reflect(-1, width) << 2)), 4);
+    store<f32>(row + (<usize>width << 2), load<f32>(row + (<usize>reflect(width, width) << 2)));
+    store<f32>(row + (<usize>width << 2), load<f32>(row + (<usize>reflect(width + 1, width) << 2)), 4);
+    const out = outPtr + <usize>(y2 - y2a) * (<usize>w2 << 2);
+    // Four outputs at a time, centred on padded pixels c = p + 2q: the taps c − 2 .. c + 2 gathered from eight-wide loads.
+    for (let x2 = 0; x2 < w2; x2 += 4) {
+      const p = rowPtr + (<usize>(2 * x2) << 2);
+      const l0 = v128.load(p);
+      const l1 = v128.load(p, 16);
+      const l2 = v128.load(p, 32);
+      const m0 = v128.load(p, 8);
+      const m1 = v128.load(p, 24);
+      const outer = f32x4.add(evens(l0, l1), evens(l1, l2));
+      const inner = f32x4.add(odds(l0, l1), odds(m0, m1));
+      v128.store(out + (<usize>x2 << 2), f32x4.mul(f32x4.add(f32x4.add(outer, f32x4.mul(four, inner)), f32x4.mul(six, evens(m0, m1))), sixteenth));
+    }
+  }
+}
+
+/**
+ * Row y of the coarse plane (wc × hc at coarsePtr) expanded to a finer one of `width`
+ * (hdr/pyramid.ts): even outputs take (1, 6, 1)/8 of their coarse neighbours, odd ones
+ * (1, 1)/2, in each direction, coarse edges repeated. coarsePtr holds the coarse rows from
+ * row0 on. vertPtr is scratch for wc + 16 f32; outPtr receives the row, rounded up to 8 (slack).
+ */
+@inline function expandInto(coarsePtr: usize, wc: i32, hc: i32, row0: i32, y: i32, width: i32, vertPtr: usize, outPtr: usize): void {
+  const stride = <usize>wc << 2;
+  const j = y >> 1;
+  const m = coarsePtr + <usize>(j - row0) * stride;
+  const n = coarsePtr + <usize>((j + 1 < hc ? j + 1 : hc - 1) - row0) * stride;
+  const six = f32x4.splat(6);
+  const eighth = f32x4.splat(0.125);
+  const half = f32x4.splat(0.5);
+  const vert = vertPtr + 4;
+  if ((y & 1) == 0) {
+    const p = coarsePtr + <usize>(max<i32>(j - 1, 0) - row0) * stride;
+    for (let i = 0; i < wc; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(vert + o, f32x4.mul(f32x4.add(f32x4.add(v128.load(p + o), v128.load(n + o)), f32x4.mul(six, v128.load(m + o))), eighth));
+    }
+  } else {
+    for (let i = 0; i < wc; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(vert + o, f32x4.mul(f32x4.add(v128.load(m + o), v128.load(n + o)), half));
+    }
+  }
+  store<f32>(vertPtr, load<f32>(vert));
+  store<f32>(vert + (<usize>wc << 2), load<f32>(vert + (<usize>(wc - 1) << 2)));
+  const pairs = (width + 1) >> 1;
+  for (let i = 0; i < pairs; i += 4) {
+    const v = vertPtr + (<usize>i << 2);
+    const left = v128.load(v);
+    const c = v128.load(v, 4);
+    const next = v128.load(v, 8);
+    const even = f32x4.mul(f32x4.add(f32x4.add(left, next), f32x4.mul(six, c)), eighth);
+    const odd = f32x4.mul(f32x4.add(c, next), half);
+    const o = outPtr + (<usize>i << 3);
+    v128.store(o, v128.shuffle<f32>(even, odd, 0, 4, 1, 5));
+    v128.store(o, v128.shuffle<f32>(even, odd, 2, 6, 3, 7), 16);
+  }
+}
+
+/**
+ * Adds rows y0..y1 − 1 of one frame's weighted Laplacian band into the sums (hdr/blend.ts):
+ * sum += weight × (fine − expand(coarse)), sum, weight and fine width f32 a row, their rows
+ * from y0 on; the coarse level (wc × hc) holds its rows from row0 on (hc = 0 at the top of the
+ * pyramid: no coarse level, the band is fine itself). With weightHalf the weights come at half
+ * size (wc × hc too, rows from row0) and are expanded as well. vertPtr: scratch for wc + 16
+ * f32; rowPtr, weightRowPtr: width + 16 f32.
+ */
+export function addBandRows(sumPtr: usize, weightPtr: usize, weightHalf: bool, finePtr: usize, width: i32, y0: i32, y1: i32, coarsePtr: usize, wc: i32, hc: i32, row0: i32, vertPtr: usize, rowPtr: usize, weightRowPtr: usize): void {
+  const stride = <usize>width << 2;
+  for (let i = 0; i < width; i += 4) v128.store(rowPtr + (<usize>i << 2), f32x4.splat(0));
+  const simd = width & ~3;
+  for (let y = y0; y < y1; y++) {
+    if (hc > 0) expandInto(coarsePtr, wc, hc, row0, y, width, vertPtr, rowPtr);
+    const at = <usize>(y - y0) * stride;
+    const w = weightHalf ? weightRowPtr : weightPtr + at;
+    if (weightHalf) expandInto(weightPtr, wc, hc, row0, y, width, vertPtr, weightRowPtr);
+    const s = sumPtr + at;
+    const f = finePtr + at;
+    // Vectors up to the last whole four, then single pixels: a vector past the row's end would add into the next row.
+    for (let x = 0; x < simd; x += 4) {
+      const o = <usize>x << 2;
+      v128.store(s + o, f32x4.add(v128.load(s + o), f32x4.mul(v128.load(w + o), f32x4.sub(v128.load(f + o), v128.load(rowPtr + o)))));
+    }
+    for (let x = simd; x < width; x++) {
+      const o = <usize>x << 2;
+      store<f32>(s + o, load<f32>(s + o) + load<f32>(w + o) * (load<f32>(f + o) - load<f32>(rowPtr + o)));
+    }
+  }
+}
+
+/** One step of collapsing a Laplacian pyramid: the band (width × height f32 at dataPtr) plus the expansion of the collapsed coarser level (wc × hc), in place; scratch as addBandRows. */
+export function addExpanded(dataPtr: usize, width: i32, height: i32, coarsePtr: usize, wc: i32, hc: i32, vertPtr: usize, rowPtr: usize): void {
+  const stride = <usize>width << 2;
+  const simd = width & ~3;
+  for (let y = 0; y < height; y++) {
+    expandInto(coarsePtr, wc, hc, 0, y, width, vertPtr, rowPtr);
+    const d = dataPtr + <usize>y * stride;
+    for (let x = 0; x < simd; x += 4) {
+      const o = <usize>x << 2;
+      v128.store(d + o, f32x4.add(v128.load(d + o), v128.load(rowPtr + o)));
+    }
+    for (let x = simd; x < width; x++) {
+      const o = <usize>x << 2;
+      store<f32>(d + o, load<f32>(d + o) + load<f32>(rowPtr + o));
+    }
+  }
+}
+
+/** 0..1 values to 16-bit codes, rounded, clamped. */
+@inline function code16(v: v128): v128 {
+  return i32x4.trunc_sat_f32x4_u(f32x4.add(f32x4.mul(f32x4.min(f32x4.splat(1), f32x4.max(f32x4.splat(0), v)), f32x4.splat(65535)), f32x4.splat(0.5)));
+}
+
+/**
+ * Rows y0..y1 − 1 of a fused image (hdr/blend.ts's toRgbRows): luma = the finest band (finePtr,
+ * its rows from y0, width f32 each) + the expanded collapsed level above, colour differences
+ * (B − Y, R − Y) expanded and scaled by max(0, luma + offset), converted to 16-bit RGB codes
+ * at outPtr (rows from y0). The half-size planes (luma above, B − Y, R − Y: wc × hc) hold their
+ * rows from row0 on. vertPtr: scratch for wc + 16 f32; yRowPtr, cbRowPtr, crRowPtr: width + 16.
+ */
+export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coarsePtr: usize, cbPtr: usize, crPtr: usize, wc: i32, hc: i32, row0: i32, offset: f32, vertPtr: usize, yRowPtr: usize, cbRowPtr: usize, crRowPtr: usize, outPtr: usize): void {
+  const zero = f32x4.splat(0);
+  const off = f32x4.splat(offset);
+  const kr = f32x4.splat(0.299);
+  const kb = f32x4.splat(0.114);
+  const kg = f32x4.splat(<f32>(1.0 / 0.587));
+  for (let y = y0; y < y1; y++) {
+    expandInto(coarsePtr, wc, hc, row0, y, width, vertPtr, yRowPtr);
+    expandInto(cbPtr, wc, hc, row0, y, width, vertPtr, cbRowPtr);
+    expandInto(crPtr, wc, hc, row0, y, width, vertPtr, crRowPtr);
+    const fine = finePtr + ((<usize>(y - y0) * <usize>width) << 2);
+    const out = outPtr + <usize>(y - y0) * <usize>width * 6;
+    for (let x = 0; x < width; x += 4) {
+      const o = <usize>x << 2;
+      const l = f32x4.add(v128.load(fine + o), v128.load(yRowPtr + o));
+      const s = f32x4.max(zero, f32x4.add(l, off));
+      const r = f32x4.add(l, f32x4.mul(v128.load(crRowPtr + o), s));
+      const b = f32x4.add(l, f32x4.mul(v128.load(cbRowPtr + o), s));
+      const g = f32x4.mul(f32x4.sub(f32x4.sub(l, f32x4.mul(kr, r)), f32x4.mul(kb, b)), kg);
+      const cr = code16(r);
+      const cg = code16(g);
+      const cb = code16(b);
+      // A last group past the row's end stops at it: its codes would land in the next row.
+      const n = width - x < 4 ? width - x : 4;
+      const p = out + <usize>x * 6;
+      store<u16>(p, <u16>i32x4.extract_lane(cr, 0));
+      store<u16>(p, <u16>i32x4.extract_lane(cg, 0), 2);
+      store<u16>(p, <u16>i32x4.extract_lane(cb, 0), 4);
+      if (n > 1) {
+        store<u16>(p, <u16>i32x4.extract_lane(cr, 1), 6);
+        store<u16>(p, <u16>i32x4.extract_lane(cg, 1), 8);
+        store<u16>(p, <u16>i32x4.extract_lane(cb, 1), 10);
+      }
+      if (n > 2) {
+        store<u16>(p, <u16>i32x4.extract_lane(cr, 2), 12);
+        store<u16>(p, <u16>i32x4.extract_lane(cg, 2), 14);
+        store<u16>(p, <u16>i32x4.extract_lane(cb, 2), 16);
+      }
+      if (n > 3) {
+        store<u16>(p, <u16>i32x4.extract_lane(cr, 3), 18);
+        store<u16>(p, <u16>i32x4.extract_lane(cg, 3), 20);
+        store<u16>(p, <u16>i32x4.extract_lane(cb, 3), 22);
+      }
     }
   }
 }
