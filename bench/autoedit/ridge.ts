@@ -1,34 +1,11 @@
 /** Ridge regression on standardised features: normal equations solved by Cholesky. */
+import { solveSpd } from '../../src/imaging/cholesky.js';
 
 /** Solves (A + λ·n·I) β = b for a symmetric positive definite A of size f (row-major). */
 function solveRidge(gram: Float64Array, rhs: Float64Array, f: number, ridge: number): Float64Array {
   const a = Float64Array.from(gram);
   for (let i = 0; i < f; i++) a[i * f + i] += ridge;
-  // Cholesky: a = L Lᵀ, L stored in the lower triangle.
-  for (let j = 0; j < f; j++) {
-    let d = a[j * f + j]!;
-    for (let k = 0; k < j; k++) d -= a[j * f + k]! ** 2;
-    const l = Math.sqrt(Math.max(d, 1e-12));
-    a[j * f + j] = l;
-    for (let i = j + 1; i < f; i++) {
-      let s = a[i * f + j]!;
-      for (let k = 0; k < j; k++) s -= a[i * f + k]! * a[j * f + k]!;
-      a[i * f + j] = s / l;
-    }
-  }
-  const y = new Float64Array(f);
-  for (let i = 0; i < f; i++) {
-    let s = rhs[i]!;
-    for (let k = 0; k < i; k++) s -= a[i * f + k]! * y[k]!;
-    y[i] = s / a[i * f + i]!;
-  }
-  const x = new Float64Array(f);
-  for (let i = f - 1; i >= 0; i--) {
-    let s = y[i]!;
-    for (let k = i + 1; k < f; k++) s -= a[k * f + i]! * x[k]!;
-    x[i] = s / a[i * f + i]!;
-  }
-  return x;
+  return solveSpd(a, rhs, f);
 }
 
 /** Centred normal equations of the rows picked (a row may be picked more than once). */

@@ -8,6 +8,7 @@
  * every evaluation is a full render.
  */
 import { ciede2000, linearToLab, mired, srgb16ToLinearLut } from '../colour.js';
+import { solveSpd } from '../cholesky.js';
 import { render } from '../render.js';
 import { SETTING_RANGES, type DevelopSettings } from '../settings.js';
 import type { Image16 } from '../types.js';
@@ -79,30 +80,6 @@ function toSettings(base: DevelopSettings, p: Float64Array): DevelopSettings {
     out[k] = k === 'temperature' ? 1e6 / p[j]! : p[j]!;
   });
   return out;
-}
-
-/** Solves the symmetric positive-definite system A x = b (K × K, row-major) by Cholesky. */
-function solveSpd(a: Float64Array, b: Float64Array): Float64Array {
-  const l = new Float64Array(K * K);
-  for (let i = 0; i < K; i++)
-    for (let j = 0; j <= i; j++) {
-      let sum = a[i * K + j]!;
-      for (let m = 0; m < j; m++) sum -= l[i * K + m]! * l[j * K + m]!;
-      l[i * K + j] = i === j ? Math.sqrt(Math.max(sum, 1e-12)) : sum / l[j * K + j]!;
-    }
-  const y = new Float64Array(K);
-  for (let i = 0; i < K; i++) {
-    let sum = b[i]!;
-    for (let m = 0; m < i; m++) sum -= l[i * K + m]! * y[m]!;
-    y[i] = sum / l[i * K + i]!;
-  }
-  const x = new Float64Array(K);
-  for (let i = K - 1; i >= 0; i--) {
-    let sum = y[i]!;
-    for (let m = i + 1; m < K; m++) sum -= l[m * K + i]! * x[m]!;
-    x[i] = sum / l[i * K + i]!;
-  }
-  return x;
 }
 
 function dot(a: Float32Array, b: Float32Array): number {
@@ -218,7 +195,7 @@ export async function fitSettings(original: Image16, goal: Float32Array, start: 
       const diagonal = idx % (K + 1) === 0;
       return (v / n + (diagonal ? PRIOR : 0)) * (diagonal ? 1 + lambda : 1);
     });
-    const candidate = moved(q, solveSpd(a, g));
+    const candidate = moved(q, solveSpd(a, g, K));
     const next = await cost(candidate, trial);
     jacobian.update(
       candidate.map((v, j) => v - q[j]!),
