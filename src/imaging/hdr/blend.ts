@@ -2,7 +2,7 @@ import { sharedFloat32, sharedUint16 } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
 import type { Plane } from './luma.js';
-import { addWeightedBand, collapsePyramid, gaussianPyramid, levelCount } from './pyramid.js';
+import { addWeightedBand, collapsePyramid, expansionRows, gaussianPyramid, levelCount } from './pyramid.js';
 
 /**
  * Sums over frames of weighted Laplacian bands, per level: luma from full size, the colour
@@ -147,9 +147,7 @@ export function toRgbRows(sums: BlendedBands, out: Uint16Array, y0: number, y1: 
   const [coarse, cb, cr] = [sums.y[1]!, sums.cb[0]!, sums.cr[0]!];
   const { width } = fine;
   const { width: wc, height: hc } = coarse;
-  // The half-size rows that expanding rows y0..y1 - 1 reads.
-  const row0 = Math.max(0, (y0 >> 1) - 1);
-  const row1 = Math.min(hc, ((y1 - 1) >> 1) + 2);
+  const { row0, row1 } = expansionRows(y0, y1, hc);
   const halfSize = (row1 - row0) * wc;
   const rows = y1 - y0;
   const k = toolKernels();

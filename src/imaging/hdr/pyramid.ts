@@ -21,6 +21,11 @@ function layout(k: ToolKernels, floats: number[]): number[] {
   return floats.map((_, i) => l[String(i)]!);
 }
 
+/** The rows of a coarse level of `coarseHeight` rows that expanding fine rows y0..y1 - 1 reads (from row0 to row1 - 1). */
+export function expansionRows(y0: number, y1: number, coarseHeight: number): { row0: number; row1: number } {
+  return { row0: Math.max(0, (y0 >> 1) - 1), row1: Math.min(coarseHeight, ((y1 - 1) >> 1) + 2) };
+}
+
 function copyIn(k: ToolKernels, at: number, data: Float32Array): void {
   new Float32Array(k.memory.buffer, at, data.length).set(data);
 }
@@ -69,8 +74,7 @@ export function addWeightedBand(sum: Float32Array, weight: Plane, fine: Plane, c
   const [vert, row, weightRow, s, w, f, c] = layout(k, [wc + 16, width + 16, width + 16, chunk * width, half ? halfRows * wc : chunk * width, chunk * width, halfRows * wc]);
   for (let y0 = 0; y0 < height; y0 += chunk) {
     const y1 = Math.min(height, y0 + chunk);
-    const row0 = Math.max(0, (y0 >> 1) - 1);
-    const row1 = Math.min(hc, ((y1 - 1) >> 1) + 2);
+    const { row0, row1 } = expansionRows(y0, y1, hc);
     copyIn(k, s!, sum.subarray(y0 * width, y1 * width));
     copyIn(k, f!, fine.data.subarray(y0 * width, y1 * width));
     copyIn(k, w!, half ? weight.data.subarray(row0 * wc, row1 * wc) : weight.data.subarray(y0 * width, y1 * width));
