@@ -75,7 +75,10 @@ describe('applyGeometry over imaging threads', () => {
         assert.deepEqual(banded.data, alone.data);
         if ((await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0)) break;
       }
-      assert.ok((await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0), 'the other threads took chunks');
+      assert.ok(
+        (await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0),
+        'the other threads took chunks',
+      );
     } finally {
       await Promise.all(helpers.map((h) => h.worker.terminate()));
     }
