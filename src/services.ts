@@ -81,7 +81,7 @@ export async function createServices(config: Config): Promise<Services> {
   const imaging = new ImagingPool(config.imagingThreads, admission, config.imagingNice);
   const interactive = new ImagingPool(1, admission, config.imagingNice);
 
-  const accounts = new AccountsService(repos);
+  const accounts = new AccountsService(repos, db.dataVersion);
   const projects = new ProjectsService(repos);
   const uploads = new UploadsService(repos, blobs);
   const deliveries = new DeliveriesService(repos, blobs, queue, imaging, wake);

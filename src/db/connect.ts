@@ -14,6 +14,12 @@ export interface Db {
   engine: Engine;
   /** A round trip to the database; throws when it is unreachable. */
   ping(): Promise<void>;
+  /**
+   * SQLite only: a number that changes whenever another connection (another process: the
+   * CLI, a second server) commits, read without a query (PRAGMA data_version); undefined on
+   * PostgreSQL, which has no such counter.
+   */
+  dataVersion?: () => number;
   close(): Promise<void>;
 }
 
@@ -23,14 +29,15 @@ export interface DbOptions {
   dataDir: string;
 }
 
-function openSqlite(dataDir: string): Kysely<Database> {
+function openSqlite(dataDir: string): { kysely: Kysely<Database>; dataVersion: () => number } {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = new SQLite(path.join(dataDir, 'retouch.sqlite'));
   // WAL lets the API read while a writer holds the lock; busy_timeout makes writers queue instead of failing.
   file.pragma('journal_mode = WAL');
   file.pragma('busy_timeout = 5000');
   file.pragma('foreign_keys = ON');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) });
+  const dataVersion = file.prepare('PRAGMA data_version').pluck();
+  return { kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(file) }) }), dataVersion: () => dataVersion.get() as number };
 }
 
 function openPostgres(url: string): Kysely<Database> {
@@ -46,14 +53,15 @@ function openPostgres(url: string): Kysely<Database> {
 /** Opens the configured database and brings its schema up to date. */
 export async function openDatabase(options: DbOptions): Promise<Db> {
   const engine: Engine = options.databaseUrl ? 'postgres' : 'sqlite';
-  const kysely = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const sqlite = options.databaseUrl ? null : openSqlite(options.dataDir);
+  const kysely = sqlite?.kysely ?? openPostgres(options.databaseUrl!);
   try {
     await migrateToLatest(kysely, engine);
   } catch (err) {
     await kysely.destroy();
     throw err;
   }
-  return { kysely, engine, ping: async () => void (await sql`select 1`.execute(kysely)), close: () => kysely.destroy() };
+  return { kysely, engine, ping: async () => void (await sql`select 1`.execute(kysely)), close: () => kysely.destroy(), ...(sqlite ? { dataVersion: sqlite.dataVersion } : {}) };
 }
 
 /** True when err is a unique-constraint violation, on either engine. */

@@ -28,8 +28,26 @@ export interface CreatedAccount {
   apiKey: string;
 }
 
+/** Keys whose accounts are kept; past it the longest kept is dropped. */
+const MAX_CACHED_KEYS = 1000;
+
 export class AccountsService {
-  constructor(private readonly repos: Repos) {}
+  /**
+   * Accounts by key hash. Every request authenticates, and the lookup was a query each;
+   * a kept account is used only while nothing else has written the database since it was
+   * read (`dataVersion`, SQLite's count of other connections' commits: a key rotated from
+   * the CLI stops working at once), and this service's own writes drop them all. Without
+   * `dataVersion` (PostgreSQL, whose other processes' writes this one cannot see cheaply) nothing is kept.
+   */
+  private readonly accountsByKey = new Map<string, Account>();
+  private keptAtVersion: number | undefined;
+  /** Counts forgettings, so that a lookup that raced a write does not keep what it read. */
+  private generation = 0;
+
+  constructor(
+    private readonly repos: Repos,
+    private readonly dataVersion?: () => number,
+  ) {}
 
   async create(name: string, trialCap: number | null = null): Promise<CreatedAccount> {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
@@ -60,6 +78,7 @@ export class AccountsService {
     if (!account) throw new NotFound(`No account named "${name}".`);
     const { key, hash } = newApiKey();
     await this.repos.accounts.setKeyHash(account.id, hash);
+    this.forget();
     return key;
   }
 
@@ -67,7 +86,10 @@ export class AccountsService {
   async webhookSecret(accountId: number): Promise<string> {
     const account = await this.repos.accounts.byId(accountId);
     if (!account) throw new NotFound(`No account with id ${accountId}.`);
-    return account.webhook_secret ?? this.repos.accounts.initWebhookSecret(accountId, newWebhookSecret());
+    if (account.webhook_secret) return account.webhook_secret;
+    const secret = await this.repos.accounts.initWebhookSecret(accountId, newWebhookSecret());
+    this.forget();
+    return secret;
   }
 
   async webhookSecretByName(name: string): Promise<string> {
@@ -82,9 +104,36 @@ export class AccountsService {
 
   async authenticate(apiKey: string | undefined): Promise<Account> {
     if (!apiKey) throw new Unauthenticated('Missing API key: send it in the x-api-key header.');
-    const account = await this.repos.accounts.byKeyHash(hashApiKey(apiKey));
+    const hash = hashApiKey(apiKey);
+    const kept = this.keptAccount(hash);
+    if (kept) return kept;
+    const generation = this.generation;
+    const account = await this.repos.accounts.byKeyHash(hash);
     if (!account) throw new Unauthenticated('Invalid API key.');
+    if (this.dataVersion && generation === this.generation) this.keep(hash, account);
     return account;
+  }
+
+  /** Drops every kept account; called after this service writes one. */
+  private forget(): void {
+    this.accountsByKey.clear();
+    this.generation++;
+  }
+
+  /** The account kept for this key hash, if nothing else wrote the database since; forgets them all when something did. */
+  private keptAccount(hash: string): Account | undefined {
+    if (!this.dataVersion) return undefined;
+    const version = this.dataVersion();
+    if (version !== this.keptAtVersion) {
+      this.forget();
+      this.keptAtVersion = version;
+    }
+    return this.accountsByKey.get(hash);
+  }
+
+  private keep(hash: string, account: Account): void {
+    if (this.accountsByKey.size >= MAX_CACHED_KEYS) this.accountsByKey.delete(this.accountsByKey.keys().next().value!);
+    this.accountsByKey.set(hash, account);
   }
 
   /** Creates the demo account on a fresh installation; returns its key, or null when accounts exist. */

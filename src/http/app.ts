@@ -84,6 +84,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     bodyLimit: 10 * 1024 * 1024,
     // A malformed percent-encoding or an overlong parameter, answered before routing.
     frameworkErrors: answerFrameworkError,
+    // One line per request, written when it is answered (below), rather than Fastify's two.
+    disableRequestLogging: true,
     // Malformed HTTP never reaches a route; answer it in the standard envelope too.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return socket.destroy(err);
@@ -94,6 +96,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // Logging each request twice (received, answered) took 6 % of the API's time at 2000 requests a second.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   });
 
   registerErrorHandling(app);

@@ -14,6 +14,7 @@ import vm from 'node:vm';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 import type { RgbImage } from './types.js';
 import { developRows, type DevelopPlan, type Samples } from './tone/pixel-pass.js';
+import { type LinearImage, linearPreview, linearPreviewRows, previewGrid } from './tone/preview.js';
 
 /** Below this many pixels, announcing and sharing cost more than they save. */
 const SHARED_MIN_PIXELS = 2_000_000;
@@ -237,4 +238,31 @@ export async function developImage(plan: DevelopPlan, image: RgbImage, depth: 8 
   const job: DevelopJob = { plan, src, dst: sharedSamples(depth, src.length), width, height };
   await runShared('develop', job, Math.ceil(height / BAND_ROWS));
   return { width, height, data: job.dst } as RgbImage;
+}
+
+interface PreviewJob {
+  image: RgbImage;
+  maxEdge: number;
+  out: Float32Array;
+}
+
+/** Preview rows per item: a 512-pixel preview of an 18 MP photo is 40 items. */
+const PREVIEW_ROWS = 8;
+
+const previewBands = sharedWork('linear-preview', (job: PreviewJob, item: number) => {
+  const rows = job.out.length / 3 / previewGrid(job.image.width, job.image.height, job.maxEdge).width;
+  linearPreviewRows(job.image, job.maxEdge, job.out, item * PREVIEW_ROWS, Math.min(rows, (item + 1) * PREVIEW_ROWS));
+});
+
+/**
+ * linearPreview, the same numbers, in bands of rows over the imaging threads when the
+ * image's pixels are shared (a full-resolution read each time: the estimate's and the
+ * develop plan's previews were a photo's longest passes on one thread); in one go otherwise.
+ */
+export async function sharedLinearPreview(image: RgbImage, maxEdge: number): Promise<LinearImage> {
+  if (!isShared(image.data)) return linearPreview(image, maxEdge);
+  const grid = previewGrid(image.width, image.height, maxEdge);
+  const out = sharedFloat32(grid.width * grid.height * 3);
+  await previewBands({ image, maxEdge, out }, Math.ceil(grid.height / PREVIEW_ROWS));
+  return { width: grid.width, height: grid.height, data: out };
 }

@@ -9,7 +9,8 @@ import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
 import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
-import { shareable } from './bands.js';
+import { shareable, sharedLinearPreview } from './bands.js';
+import { FEATURE_EDGE } from './autoedit/features.js';
 import { image16Of, resizeImage16, shrinkToLongEdge } from './image16.js';
 import { render, renderForJpeg, type RenderContext } from './render.js';
 import type { DevelopSettings, Style } from './settings.js';
@@ -118,6 +119,7 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
     options: { ...options, hdrMerge: source.frames > 1, ...(source.frames > 1 ? { hdrFrames: source.frames } : {}) },
     metadata: source.metadata,
     isRaw: source.isRaw,
+    preview: await sharedLinearPreview(source.image, FEATURE_EDGE),
   });
   if (options.perspectiveCorrection) {
     const found = detectPerspective(image());

@@ -34,6 +34,8 @@ export interface EstimateContext {
   metadata?: PhotoMetadata;
   /** The image was decoded from a camera RAW (it then gets capture sharpening). */
   isRaw?: boolean;
+  /** featurePreview(image) when already made (the imaging threads make it in bands); it is changed. */
+  preview?: LinearImage;
 }
 
 /** Amounts set when an option asks for a tool without saying how much. */
@@ -120,7 +122,7 @@ export function estimateDetailed(image: RgbImage, context: EstimateContext = {},
   if (typeBias === undefined) throw invalidParameterError('photographyType', `one of ${Object.keys(PHOTOGRAPHY_TYPE_BIAS).join(', ')}`, context.photographyType);
 
   const settings = defaultSettings();
-  const preview = featurePreview(image);
+  const preview = context.preview ?? featurePreview(image);
   const learned = learnedEdit(preview, { isRaw: context.isRaw ?? false, ...(weights ? { weights } : {}) });
   settings.temperature = learned.temperature;
   settings.tint = learned.tint;

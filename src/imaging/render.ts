@@ -28,8 +28,8 @@ import { validateSettings, type DevelopSettings } from './settings.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
-import { planDevelop } from './tone/pixel-pass.js';
-import { developImage } from './bands.js';
+import { developPreviewEdge, planDevelop } from './tone/pixel-pass.js';
+import { developImage, shareable, sharedLinearPreview } from './bands.js';
 import type { Image16, RgbImage } from './types.js';
 
 /** What some settings need beyond the image. */
@@ -69,9 +69,12 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   return s.subjectEmphasis > 0 ? applySubjectEmphasis(retouched, await subjectMask(retouched), s.subjectEmphasis) : retouched;
 }
 
-/** The develop pass (see tone/pixel-pass.ts), spread over the imaging threads for large images. */
-function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): Promise<RgbImage> {
-  return developImage(planDevelop(image, s), image, depth);
+/** The develop pass (see tone/pixel-pass.ts) and the preview its plan reads, spread over the imaging threads for large images. */
+async function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 = 16): Promise<RgbImage> {
+  const shared = shareable(image);
+  const edge = developPreviewEdge(s);
+  const preview = edge === null ? undefined : await sharedLinearPreview(shared, edge);
+  return developImage(planDevelop(shared, s, preview), shared, depth);
 }
 
 /** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */

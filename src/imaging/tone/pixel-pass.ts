@@ -10,7 +10,7 @@ import type { RgbImage } from '../types.js';
 import { pixelKernels, reserve, type PixelKernels } from '../kernels.js';
 import { TONE_LUT_SIZE, buildToneLut } from './curve.js';
 import { buildLocalTone, hasLocalTone, type LocalTone } from './local.js';
-import { linearPreview, transformLinear } from './preview.js';
+import { type LinearImage, linearPreview, transformLinear } from './preview.js';
 
 /** Long edge of the preview the local-tone base layer is computed on. */
 const LOCAL_TONE_PREVIEW_EDGE = 512;
@@ -53,12 +53,18 @@ function buildColourFactors(s: DevelopSettings): Float32Array | null {
   return factors;
 }
 
-export function planDevelop(image: RgbImage, s: DevelopSettings): DevelopPlan {
+/** The long edge of the linear preview planDevelop reads for these settings (linearPreview); null when it reads none. */
+export function developPreviewEdge(s: DevelopSettings): number | null {
+  return hasLocalTone(s) ? LOCAL_TONE_PREVIEW_EDGE : null;
+}
+
+/** preview: linearPreview(image, developPreviewEdge(s)) when already made (it is changed); made here otherwise. */
+export function planDevelop(image: RgbImage, s: DevelopSettings, preview?: LinearImage): DevelopPlan {
   const matrix = developMatrix(s);
   const tone = buildToneLut(s);
   let local: LocalTone | null = null;
   if (hasLocalTone(s)) {
-    const preview = linearPreview(image, LOCAL_TONE_PREVIEW_EDGE);
+    preview ??= linearPreview(image, LOCAL_TONE_PREVIEW_EDGE);
     transformLinear(preview, matrix);
     local = buildLocalTone(preview, s);
   }

@@ -13,23 +13,33 @@ export interface LinearImage {
   data: Float32Array;
 }
 
+/** The block edge f of linearPreview for an image (the smallest integer that brings its long edge to at most maxEdge) and the preview's size. */
+export function previewGrid(width: number, height: number, maxEdge: number): { f: number; width: number; height: number } {
+  const f = Math.max(1, Math.ceil(Math.max(width, height) / maxEdge));
+  return { f, width: Math.ceil(width / f), height: Math.ceil(height / f) };
+}
+
 /**
- * Averages blocks of f×f pixels (f the smallest integer that brings the long edge to at
- * most maxEdge); partial blocks at the right and bottom edges average what they hold.
- * Blocks of 4×4 and more are sampled on every other row and column: the mean barely
- * moves and the pass costs a quarter.
+ * Averages blocks of f×f pixels (previewGrid); partial blocks at the right and bottom edges
+ * average what they hold. Blocks of 4×4 and more are sampled on every other row and
+ * column: the mean barely moves and the pass costs a quarter.
  */
 export function linearPreview(image: RgbImage, maxEdge: number): LinearImage {
+  const grid = previewGrid(image.width, image.height, maxEdge);
+  const out = new Float32Array(grid.width * grid.height * 3);
+  linearPreviewRows(image, maxEdge, out, 0, grid.height);
+  return { width: grid.width, height: grid.height, data: out };
+}
+
+/** Rows oy0 to oy1 (exclusive) of linearPreview(image, maxEdge), into its data `out`: each row on its own, so rows can be shared out. */
+export function linearPreviewRows(image: RgbImage, maxEdge: number, out: Float32Array, oy0: number, oy1: number): void {
   const { width, height, data } = image;
-  const f = Math.max(1, Math.ceil(Math.max(width, height) / maxEdge));
+  const { f, width: w } = previewGrid(width, height, maxEdge);
   const step = f >= 4 ? 2 : 1;
-  const w = Math.ceil(width / f);
-  const h = Math.ceil(height / f);
-  const out = new Float32Array(w * h * 3);
   const lut = image.data instanceof Uint8Array ? srgb8ToLinearLut() : srgb16ToLinearLut();
   const acc = new Float64Array(w * 3);
   const stride = step * 3;
-  for (let oy = 0; oy < h; oy++) {
+  for (let oy = oy0; oy < oy1; oy++) {
     acc.fill(0);
     const y0 = oy * f;
     const y1 = Math.min(height, y0 + f);
@@ -59,7 +69,6 @@ export function linearPreview(image: RgbImage, maxEdge: number): LinearImage {
       out[o + 2] = acc[ox * 3 + 2]! / n;
     }
   }
-  return { width: w, height: h, data: out };
 }
 
 /** Applies a 3×3 linear-RGB matrix to a linear image in place. */
