@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import { bracketCandidate } from '../src/imaging/bracket-candidate.js';
 import { linearToSrgb, srgbToLinear } from '../src/imaging/colour.js';
 import { decodeImage } from '../src/imaging/decode.js';
@@ -19,13 +19,13 @@ import { ensureDebianTool, fixed, runMeasured } from './tools.js';
 import { caption } from './caption.js';
 
 /** Exposures of the synthesised brackets, in EV. */
-const EVS = [-2, 0, 2];
+export const EVS = [-2, 0, 2];
 /** Stops of the smooth illumination ramp across a synthesised scene (dark left, bright right). */
 const RAMP_STOPS = 6;
 /** Long edge the photos are brought to before synthesis: the whole eval takes minutes, not tens. */
 const SCENE_LONG_EDGE = 1600;
 /** Largest hand-held shift of a frame, in pixels either way. */
-const JITTER = 6;
+export const JITTER = 6;
 /** JPEG quality of the synthesised frames, as a camera or an export writes them (4:2:0 chroma). */
 const JPEG_QUALITY = 90;
 /** Side of the 100 % crops on the contact sheets. */
@@ -40,13 +40,24 @@ interface BracketSet {
 }
 
 /** The corpus split of issue 10: held out when the first hex digit of the SHA-1 of the file name is 0-5. */
-function heldOut(fileName: string): boolean {
+export function heldOut(fileName: string): boolean {
   return /^[0-5]/.test(createHash('sha1').update(fileName).digest('hex'));
 }
 
-/** A photo's linear light times a smooth left-to-right ramp of RAMP_STOPS stops: a high-dynamic-range scene. */
-async function hdrScene(file: string, margin: number): Promise<{ width: number; height: number; linear: Float32Array }> {
-  const { data, info } = await sharp(file).rotate().resize(SCENE_LONG_EDGE, SCENE_LONG_EDGE, { fit: 'inside' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+export interface Scene {
+  width: number;
+  height: number;
+  linear: Float32Array;
+}
+
+/**
+ * A photo's linear light times a smooth left-to-right ramp of RAMP_STOPS stops: a high-dynamic-range
+ * scene. look changes the photo first (at SCENE_LONG_EDGE), e.g. softens it into a low-texture scene.
+ */
+export async function hdrScene(file: string, margin: number, look: (photo: Sharp) => Sharp = (photo) => photo): Promise<Scene> {
+  const { data, info } = await look(sharp(file).rotate().resize(SCENE_LONG_EDGE, SCENE_LONG_EDGE, { fit: 'inside' }).removeAlpha())
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const { width, height } = info;
   const linear = new Float32Array(width * height * 3);
   for (let y = 0; y < height; y++) {
@@ -59,7 +70,7 @@ async function hdrScene(file: string, margin: number): Promise<{ width: number; 
 }
 
 /** One exposure of a scene as a JPEG without EXIF: ev applied in linear light, clipped, cropped at (left, top). */
-async function shoot(scene: { width: number; height: number; linear: Float32Array }, ev: number, left: number, top: number, width: number, height: number): Promise<Buffer> {
+export async function shoot(scene: Scene, ev: number, left: number, top: number, width: number, height: number): Promise<Buffer> {
   const gain = 2 ** ev;
   const out = Buffer.alloc(width * height * 3);
   for (let y = 0; y < height; y++) {
@@ -68,6 +79,21 @@ async function shoot(scene: { width: number; height: number; linear: Float32Arra
   return sharp(out, { raw: { width, height, channels: 3 } })
     .jpeg({ quality: JPEG_QUALITY })
     .toBuffer();
+}
+
+/**
+ * A near-duplicate series of a scene, not a bracket: three 75 % crops from spots least to
+ * least + spread of the width apart (left, centre, right; up to ±2 % of the height up or down),
+ * exposed at exposure(k) EV for spot k.
+ */
+export async function nearDuplicates(scene: Scene, random: () => number, [least, spread]: [number, number], exposure: (k: number) => number): Promise<Buffer[]> {
+  const cropW = Math.round(scene.width * 0.75);
+  const cropH = Math.round(scene.height * 0.75);
+  const step = () => Math.round((least + spread * random()) * scene.width);
+  const centre = Math.round((scene.width - cropW) / 2);
+  const lefts = [centre - step(), centre, centre + step()].map((l) => Math.max(0, Math.min(scene.width - cropW, l)));
+  const top = Math.round((scene.height - cropH) / 2);
+  return Promise.all(lefts.map((left, k) => shoot(scene, exposure(k), left, top + Math.round((random() * 2 - 1) * 0.02 * scene.height), cropW, cropH)));
 }
 
 /** Upload orders cameras and people produce: ascending, Canon-style 0/−/+, and descending. */
@@ -106,15 +132,8 @@ async function jpegSets(random: () => number): Promise<{ sets: BracketSet[]; ser
     const uploads = order.map((k, position) => ({ fileName: `${name}_${position + 1}.jpg`, bytes: shots[k]!, ev: EVS[k]! }));
     const frames = await Promise.all(shots.map(async (bytes) => (await decodeImage(bytes)).image));
     sets.push({ name, side, frames, uploads });
-    // A near-duplicate series of the same scene: three shots from spots 8-14 % of the width apart,
-    // 75 % crops, auto-exposure wandering up to ±0.8 EV. Not a bracket.
-    const cropW = Math.round(scene.width * 0.75);
-    const cropH = Math.round(scene.height * 0.75);
-    const step = () => Math.round((0.08 + 0.06 * random()) * scene.width);
-    const centre = Math.round((scene.width - cropW) / 2);
-    const lefts = [centre - step(), centre, centre + step()].map((l) => Math.max(0, Math.min(scene.width - cropW, l)));
-    const top = Math.round((scene.height - cropH) / 2);
-    const spots = await Promise.all(lefts.map((left) => shoot(scene, (random() * 2 - 1) * 0.8, left, top + Math.round((random() * 2 - 1) * 0.02 * scene.height), cropW, cropH)));
+    // Auto-exposure wandering up to ±0.8 EV.
+    const spots = await nearDuplicates(scene, random, [0.08, 0.06], () => (random() * 2 - 1) * 0.8);
     series.push({ name, uploads: spots.map((bytes, i) => ({ fileName: `${name}_spot${i + 1}.jpg`, bytes })) });
   }
   return { sets, series };

@@ -45,7 +45,8 @@ interface Sample {
 const started = Date.now();
 const log = (text: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(2)}] ${text}\n`);
 
-const photos = fittingPhotos({ extra: process.argv.includes('--extra-photos') });
+const extraPhotos = process.argv.includes('--extra-photos');
+const photos = fittingPhotos({ extra: extraPhotos });
 /** Degrading and measuring is most of the run: the samples are kept for reruns that change only the fit. */
 const cacheKey = createHash('sha1')
   .update(
@@ -231,7 +232,7 @@ saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), we
 const weights: AutoEditWeights = {
   ...weightsWith(models, allTrees),
   training: {
-    command: 'npm run train',
+    command: extraPhotos ? 'npm run train -- --extra-photos' : 'npm run train',
     seed: SEED,
     photos: photos.length,
     drawsPerPhoto: DRAWS_PER_PHOTO,

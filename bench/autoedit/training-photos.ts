@@ -30,6 +30,8 @@ export interface ExtraPhoto {
   licence: string;
   author?: string;
   scene: string;
+  /** Why the photo is left out of training: its rendering is not neutral in intent (graded, a cast that is the scene's, monochrome). */
+  notNeutral?: string;
 }
 
 export interface ExtraPhotoManifest {
@@ -51,12 +53,14 @@ export const cachedPhotoPath = (photo: ExtraPhoto) => path.join(cacheDir, 'photo
 
 /**
  * The fitting photos of the split (corpus and test photos) and, when they have been
- * fetched, the manifest's extra photos; held-out photos are never among them.
+ * fetched, the manifest's extra photos of neutral intent; held-out photos are never among them.
  */
 export function fittingPhotos(options: { extra: boolean }): Photo[] {
   const own = autoEditPhotos().filter((p) => !p.heldOut);
   if (!options.extra) return own;
-  const extra = readManifest().photos.map((p) => ({ file: p.name, path: cachedPhotoPath(p), heldOut: false }));
+  const extra = readManifest()
+    .photos.filter((p) => p.notNeutral === undefined)
+    .map((p) => ({ file: p.name, path: cachedPhotoPath(p), heldOut: false }));
   const missing = extra.filter((p) => !fs.existsSync(p.path));
   if (missing.length > 0) throw new Error(`${missing.length} extra training photos are not fetched (first: ${missing[0]!.file}): run npm run fetch-training-photos`);
   return [...own, ...extra];

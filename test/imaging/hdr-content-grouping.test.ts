@@ -5,7 +5,7 @@ import { groupBrackets, lumaThumbnail, matchScenes, middleFrame, darkestFrame, t
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
 import { emptyMetadata } from '../../src/imaging/metadata.js';
 import type { Image16, PhotoMetadata } from '../../src/imaging/types.js';
-import { expose, hdrScene, type Radiance } from './hdr-scenes.js';
+import { expose, hdrScene, type Radiance, smoothScene } from './hdr-scenes.js';
 
 /** What an export that strips EXIF leaves: nothing. */
 const STRIPPED: PhotoMetadata = emptyMetadata();
@@ -91,6 +91,30 @@ test('near-duplicates are not merged: one room from several spots, repeated expo
       groupBrackets(series),
       series.map((f) => [f.fileName]),
     );
+});
+
+test('a smooth scene: its bracket groups, its near-duplicates from spots 8-13 % apart do not', async () => {
+  // Soft shapes on the illumination ramp: a step sideways looks like an exposure change, and the
+  // shapes match loosely at many shifts; only the viewpoint search tells the spots apart.
+  const smooth = smoothScene(scenes[0]!, 12);
+  const shot = async (name: string, ev: number, dx: number, dy: number) => candidate(name, await photo(smooth, ev, dx, dy));
+  const bracket = [await shot('b1.jpg', -2, 4, -3), await shot('b2.jpg', 0, 0, 0), await shot('b3.jpg', 2, -5, 4)];
+  const series = [await shot('s1.jpg', -0.8, -40, 4), await shot('s2.jpg', 0, 0, -3), await shot('s3.jpg', 0.7, 60, 2)];
+  assert.deepEqual(groupBrackets(bracket), [['b1.jpg', 'b2.jpg', 'b3.jpg']]);
+  assert.deepEqual(
+    groupBrackets(series),
+    series.map((f) => [f.fileName]),
+  );
+  const frame = matchScenes(bracket[1]!.thumbnail!, bracket[0]!.thumbnail!);
+  assert.ok(frame.uniqueness > 0.3, `a bracket frame: no other viewpoint fits as well (${frame.uniqueness})`);
+  for (const [a, b] of [
+    [0, 1],
+    [1, 2],
+    [0, 2],
+  ] as const) {
+    const m = matchScenes(series[a]!.thumbnail!, series[b]!.thumbnail!);
+    assert.ok(m.uniqueness < 0 || m.atSearchLimit, `spots ${a + 1} and ${b + 1}: another viewpoint fits better (${JSON.stringify(m)})`);
+  }
 });
 
 test('with EXIF exposures but no capture times, neighbouring scenes are merged only when the pixels agree', async () => {

@@ -1,4 +1,5 @@
 import { linearToSrgb } from '../../src/imaging/colour.js';
+import { boxMean } from '../../src/imaging/filters/box.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
@@ -64,6 +65,23 @@ export function hdrScene(width: number, height: number, seed = 1): Radiance {
       for (const r of rects) if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h) tint = r.tint;
       for (let c = 0; c < 3; c++) data[p * 3 + c] = base * texture * tint[c]!;
     }
+  }
+  return { width, height, data };
+}
+
+/**
+ * The scene with its texture smoothed away (three box passes of the given radius per channel,
+ * nearly Gaussian): a low-texture scene of soft shapes on the illumination ramp, like mist or
+ * a pastel sky.
+ */
+export function smoothScene(scene: Radiance, radius: number): Radiance {
+  const { width, height } = scene;
+  const data = new Float32Array(scene.data.length);
+  const plane = new Float32Array(width * height);
+  for (let c = 0; c < 3; c++) {
+    for (let p = 0; p < plane.length; p++) plane[p] = scene.data[p * 3 + c]!;
+    for (let pass = 0; pass < 3; pass++) boxMean(plane, width, height, radius, plane);
+    for (let p = 0; p < plane.length; p++) data[p * 3 + c] = plane[p]!;
   }
   return { width, height, data };
 }

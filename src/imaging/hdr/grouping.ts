@@ -35,7 +35,16 @@ const SAME_EXPOSURE_EV = 0.15;
  * a bracket 0.58 and up, the same scene from 8 % or more further aside at most 0.34; see
  * docs/imaging-hdr.md).
  */
-const MIN_SIMILARITY = 0.45;
+export const MIN_SIMILARITY = 0.45;
+/**
+ * Content grouping: no other viewpoint within 20 % of the long edge may fit as well as the
+ * hand-held alignment (matchScenes' uniqueness above this). On the fitting side (`npm run eval --
+ * hdr-grouping`, soft and pastel looks included) brackets' frames scored 0.30 and more against
+ * their 0 EV frame and near-duplicate pairs that passed every other test at most 0.10, except
+ * `Storm`, whose streaks do not fix the viewpoint (brackets −0.01 to 0.35, a series pair 0.21).
+ * No margin is added: any would be tuned to a few scenes.
+ */
+export const MIN_UNIQUENESS = 0;
 /** Content grouping: frames of a bracket differ by at least this many EV (measured from the pixels). */
 const MIN_CONTENT_EV = 0.5;
 /** Content grouping: share of pixels that must brighten (or darken) together, as an exposure change makes them. */
@@ -129,9 +138,16 @@ class Matches {
 
   /** Same scene from the same spot (structure alone, whatever the exposures). */
   sameScene(a: BracketCandidate, b: BracketCandidate): boolean {
-    const m = this.of(a, b);
-    return m.similarity >= MIN_SIMILARITY && !m.atSearchLimit;
+    return sameSpot(this.of(a, b));
   }
+}
+
+/**
+ * Whether a match shows one scene from one spot: similar enough, best within the hand-held
+ * range (not on its rim), and no viewpoint further away fits as well.
+ */
+function sameSpot(m: SceneMatch): boolean {
+  return m.similarity >= MIN_SIMILARITY && !m.atSearchLimit && m.uniqueness > MIN_UNIQUENESS;
 }
 
 /**
@@ -145,9 +161,9 @@ function joinsByContent(group: BracketCandidate[], f: BracketCandidate, matches:
   for (const g of group) {
     const m = matches.of(g, f);
     if (Math.abs(m.ev) < MIN_CONTENT_EV) return null;
-    if (!m.atSearchLimit && (!best || m.similarity > best.similarity)) best = m;
+    if (sameSpot(m) && m.dominance >= MIN_DOMINANCE && (!best || m.similarity > best.similarity)) best = m;
   }
-  return best && best.similarity >= MIN_SIMILARITY && best.dominance >= MIN_DOMINANCE ? best.similarity : null;
+  return best ? best.similarity : null;
 }
 
 /** Whether two groups' frames all differ in exposure, and together fit in one bracket. */

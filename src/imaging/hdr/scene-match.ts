@@ -1,4 +1,5 @@
 import { srgbToLinear } from '../colour.js';
+import { boxMean } from '../filters/box.js';
 import type { Image16 } from '../types.js';
 import { blockMean, lumaOf, type Plane } from './luma.js';
 import { sizeForLongEdge, resizeImage16 } from '../image16.js';
@@ -6,7 +7,8 @@ import { sizeForLongEdge, resizeImage16 } from '../image16.js';
 /**
  * Long edge of the luma thumbnail bracket grouping compares photos by. Large enough that a
  * step to another spot (parallax of a few per cent of the width) breaks the structure match,
- * small enough that comparing two photos over every hand-held shift takes about a millisecond.
+ * small enough that comparing two photos (every shift within 20 % of the long edge at half size)
+ * takes about 20 ms.
  */
 export const THUMBNAIL_LONG_EDGE = 160;
 
@@ -15,6 +17,8 @@ export const THUMBNAIL_LONG_EDGE = 160;
  * the long edge (2 % of the width, with room for the thumbnail's rounding).
  */
 const MAX_SHIFT_SHARE = 0.03;
+/** How far (share of the long edge) the match looks for another viewpoint that fits as well. */
+const WIDE_SHIFT_SHARE = 0.2;
 /** Encoded luma outside this range is clipped or lost in noise in one of the frames and says nothing. */
 const DARK = 0.03;
 const BRIGHT = 0.95;
@@ -48,6 +52,12 @@ export interface SceneMatch {
    * the shift along some direction (streaks, a horizon); either way not a bracket's frames.
    */
   atSearchLimit: boolean;
+  /**
+   * How much better the best hand-held shift fits than any other peak of the correlation within
+   * 20 % of the long edge further from it than hand-held frames move (another viewpoint), at half
+   * size and with slow shading taken out; negative when another viewpoint fits better.
+   */
+  uniqueness: number;
   /** Median of log2(linear b / linear a) over pixels usable in both: b's exposure relative to a's, in EV. */
   ev: number;
   /** Share of those pixels where b is brighter than a when ev > 0 (darker when ev < 0): 1 for a pure exposure change. */
@@ -121,6 +131,22 @@ function prepare(plane: Plane): Prepared {
   return { plane, ...gradients(plane, equalised(plane)) };
 }
 
+/** Box radius (share of the long edge) of the local mean the viewpoint search subtracts. */
+const SHADING_SHARE = 0.05;
+
+/**
+ * prepare, with each equalised value less its local mean: shading that varies slowly (an
+ * illumination ramp, a sky gradient) has the same gradients at every shift and would make
+ * any viewpoint fit; what is left is structure that fixes one.
+ */
+function prepareStructure(plane: Plane): Prepared {
+  const values = equalised(plane);
+  const { width: w, height: h } = plane;
+  const shading = boxMean(values, w, h, Math.max(1, Math.round(SHADING_SHARE * Math.max(w, h))));
+  for (let i = 0; i < values.length; i++) shading[i] = values[i]! - shading[i]!;
+  return { plane, ...gradients(plane, shading) };
+}
+
 /** Gradient correlation of a and b shifted by (dx, dy), over their overlap. */
 function correlation(a: Prepared, b: Prepared, dx: number, dy: number): number {
   const { width: w, height: h } = a.plane;
@@ -170,6 +196,43 @@ function bestShift(a: Plane, b: Plane, radius: number): { dx: number; dy: number
   return best;
 }
 
+/**
+ * uniqueness (SceneMatch) at half size: the best correlation of the structure within the
+ * hand-held range (±radius) less that of the best other peak within ±wide lying further from it
+ * than that range.
+ */
+function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number): number {
+  const ha = prepareStructure(blockMean(a, 2));
+  const hb = prepareStructure(blockMean(b, 2));
+  const half = Math.ceil(radius / 2);
+  const reach = Math.max(half, Math.ceil(wide / 2));
+  const side = 2 * reach + 1;
+  const surface = new Float64Array(side * side);
+  let held = { x: reach, y: reach, similarity: -Infinity };
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const s = correlation(ha, hb, x - reach, y - reach);
+      surface[y * side + x] = s;
+      if (Math.abs(x - reach) <= half && Math.abs(y - reach) <= half && s > held.similarity) held = { x, y, similarity: s };
+    }
+  }
+  // Another viewpoint is another peak of the correlation, not the slope of this one: a smooth
+  // scene's peak is broad, and its slope further out than hand-held frames move is no rival.
+  let rival = -1;
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      if (Math.max(Math.abs(x - held.x), Math.abs(y - held.y)) <= half) continue;
+      const s = surface[y * side + x]!;
+      let peak = s > rival;
+      for (let v = Math.max(0, y - 1); peak && v <= Math.min(side - 1, y + 1); v++) {
+        for (let u = Math.max(0, x - 1); u <= Math.min(side - 1, x + 1); u++) if (surface[v * side + u]! > s) peak = false;
+      }
+      if (peak) rival = s;
+    }
+  }
+  return held.similarity - rival;
+}
+
 /** ev and dominance of b against a, shifted by (dx, dy), over pixels usable in both. */
 function exposureRelation(a: Plane, b: Plane, dx: number, dy: number): { ev: number; dominance: number } {
   const { width: w, height: h } = a;
@@ -203,8 +266,9 @@ export function meanLinear(plane: Plane): number {
 
 /** Compares two luma thumbnails: structure (over hand-held shifts) and exposure. Different sizes never match. */
 export function matchScenes(a: LumaThumbnail, b: LumaThumbnail): SceneMatch {
-  if (a.width !== b.width || a.height !== b.height) return { similarity: 0, dx: 0, dy: 0, atSearchLimit: false, ev: 0, dominance: 0 };
+  if (a.width !== b.width || a.height !== b.height) return { similarity: 0, dx: 0, dy: 0, atSearchLimit: false, uniqueness: 0, ev: 0, dominance: 0 };
   const radius = Math.max(1, Math.round(MAX_SHIFT_SHARE * Math.max(a.width, a.height)));
   const { dx, dy, similarity } = bestShift(a, b, radius);
-  return { similarity, dx, dy, atSearchLimit: Math.max(Math.abs(dx), Math.abs(dy)) >= radius, ...exposureRelation(a, b, dx, dy) };
+  const uniqueness = viewpointUniqueness(a, b, radius, Math.round(WIDE_SHIFT_SHARE * Math.max(a.width, a.height)));
+  return { similarity, dx, dy, atSearchLimit: Math.max(Math.abs(dx), Math.abs(dy)) >= radius, uniqueness, ...exposureRelation(a, b, dx, dy) };
 }
