@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { shareJobs } from '../../src/imaging/bands.js';
+import { applyGeometry } from '../../src/imaging/geometry/apply.js';
+import { planGeometry } from '../../src/imaging/geometry/frame.js';
 import { resample } from '../../src/imaging/geometry/warp.js';
 import type { Mat3 } from '../../src/imaging/matrix.js';
 import { seededRandom } from '../../src/imaging/random.js';
+import { bandHelpers } from '../support/band-helpers.js';
 import { resampleReference } from '../support/tools-reference.js';
 
 /** Smooth gradients with noise on top: every tap weight matters. */
@@ -47,4 +51,36 @@ describe('resample (WebAssembly kernel) against a double-precision resampling', 
       if (name.startsWith('rotation')) assert.ok(outside > 0, 'some output falls outside the photo');
     });
   }
+});
+
+describe('applyGeometry over imaging threads', () => {
+  it('resamples in chunks on the other threads, sample for sample as on one thread', async () => {
+    // This thread shares its jobs as an imaging thread of the service does.
+    shareJobs();
+    const { width, height, data } = scene(611, 1231);
+    const shared = new Uint16Array(new SharedArrayBuffer(data.byteLength));
+    shared.set(data);
+    const image = { width, height, data: shared };
+    const g = { straightenAngle: 2.5, perspective: { vertical: 15, horizontal: -10 }, crop: null };
+    const plan = planGeometry(width, height, g);
+    const alone = resample(image, plan.toSource, plan.width, plan.height);
+    const helpers = await bandHelpers(2);
+    try {
+      // A loaded machine may leave the helpers no time to take a chunk in one run; a few runs give them a chance.
+      for (let run = 0; run < 5; run++) {
+        const banded = await applyGeometry(image, g);
+        assert.ok(banded.data.buffer instanceof SharedArrayBuffer, 'resampled into shared memory');
+        assert.equal(banded.width, alone.width);
+        assert.equal(banded.height, alone.height);
+        assert.deepEqual(banded.data, alone.data);
+        if ((await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0)) break;
+      }
+      assert.ok(
+        (await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0),
+        'the other threads took chunks',
+      );
+    } finally {
+      await Promise.all(helpers.map((h) => h.worker.terminate()));
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { shareable, sharedUint16, sharedWork } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Mat3 } from '../matrix.js';
 import type { Image16 } from '../types.js';
@@ -10,9 +11,10 @@ const EDGE_SLACK = 1e-6;
  * Renders a plan: one bilinear resampling of the source through the plan's homography,
  * in 16 bits. Samples landing outside the photo are left 0 (the frame is chosen so none
  * do); within half a pixel of the edge they take the edge pixel. A plan without rotation
- * or perspective whose crop falls on whole pixels is a plain copy of rows.
+ * or perspective whose crop falls on whole pixels is a plain copy of rows. A large photo's
+ * rows are resampled in chunks over the imaging threads (bands.ts).
  */
-export function renderPlan(image: Image16, plan: GeometryPlan): Image16 {
+export async function renderPlan(image: Image16, plan: GeometryPlan): Promise<Image16> {
   const m = plan.toSource;
   const { width: ow, height: oh } = plan;
   const startX = m[2] / m[8];
@@ -27,11 +29,24 @@ export function renderPlan(image: Image16, plan: GeometryPlan): Image16 {
     }
     return { width: ow, height: oh, data: out };
   }
-  return resample(image, m, ow, oh);
+  const source = shareable(image);
+  // A small photo stays on this thread: copying it to the helpers would cost more than they save.
+  if (!(source.data.buffer instanceof SharedArrayBuffer)) return resample(image, m, ow, oh);
+  const job: ResampleJob = { image: source, m, ow, oh, out: sharedUint16(ow * oh * 3) };
+  await resampleBands(job, Math.ceil(oh / CHUNK_ROWS));
+  return { width: ow, height: oh, data: job.out };
 }
 
-/** Output rows per call into the kernel: its buffers hold these and the source rows they reach. */
+/** Output rows per call into the kernel, and per item when the imaging threads share the work: its buffers hold these and the source rows they reach. */
 const CHUNK_ROWS = 128;
+
+interface ResampleJob {
+  image: Image16;
+  m: Mat3;
+  ow: number;
+  oh: number;
+  out: Uint16Array;
+}
 
 /**
  * Bilinear resampling through a homography from output pixel (x, y) to source pixel
@@ -41,22 +56,28 @@ const CHUNK_ROWS = 128;
  * quadrilateral whose corners bound it), so memory stays a band of the photo.
  */
 export function resample(image: Image16, toSource: Mat3, ow: number, oh: number): Image16 {
-  const m = toSource;
+  const job: ResampleJob = { image, m: toSource, ow, oh, out: new Uint16Array(ow * oh * 3) };
+  for (let chunk = 0; chunk * CHUNK_ROWS < oh; chunk++) resampleChunk(job, chunk);
+  return { width: ow, height: oh, data: job.out };
+}
+
+/** One chunk of output rows into job.out, in the kernel of the thread that runs it. */
+function resampleChunk({ image, m, ow, oh, out }: ResampleJob, chunk: number): void {
   const { width: sw, height: sh, data: src } = image;
-  const out = new Uint16Array(ow * oh * 3);
   const k = toolKernels();
   const rowSamples = sw * 3;
-  for (let j0 = 0; j0 < oh; j0 += CHUNK_ROWS) {
-    const j1 = Math.min(oh, j0 + CHUNK_ROWS);
-    const [r0, r1] = sourceRows(m, ow, j0, j1, sh);
-    const l = arena({ src: (r1 - r0) * rowSamples * 2 + 8, out: (j1 - j0) * ow * 6 });
-    reserve(k, l.end);
-    new Uint16Array(k.memory.buffer, l.src, (r1 - r0) * rowSamples).set(src.subarray(r0 * rowSamples, r1 * rowSamples));
-    k.resampleRows(l.src, r0, sw, sh, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], EDGE_SLACK, l.out, ow, j0, j1);
-    out.set(new Uint16Array(k.memory.buffer, l.out, (j1 - j0) * ow * 3), j0 * ow * 3);
-  }
-  return { width: ow, height: oh, data: out };
+  const j0 = chunk * CHUNK_ROWS;
+  const j1 = Math.min(oh, j0 + CHUNK_ROWS);
+  const [r0, r1] = sourceRows(m, ow, j0, j1, sh);
+  const l = arena({ src: (r1 - r0) * rowSamples * 2 + 8, out: (j1 - j0) * ow * 6 });
+  reserve(k, l.end);
+  new Uint16Array(k.memory.buffer, l.src, (r1 - r0) * rowSamples).set(src.subarray(r0 * rowSamples, r1 * rowSamples));
+  k.resampleRows(l.src, r0, sw, sh, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], EDGE_SLACK, l.out, ow, j0, j1);
+  out.set(new Uint16Array(k.memory.buffer, l.out, (j1 - j0) * ow * 3), j0 * ow * 3);
 }
+
+/** resample's chunks spread over the imaging threads (bands.ts) when the source is shared. */
+const resampleBands = sharedWork('geometry-resample', resampleChunk);
 
 /** The source rows (start, end exclusive) that output rows j0..j1−1 read: from the corners of their rectangle, all rows when w changes sign. */
 function sourceRows(m: Mat3, ow: number, j0: number, j1: number, sh: number): [number, number] {
