@@ -205,6 +205,11 @@ const developBand = (job: DevelopJob, band: number): void => {
 };
 kinds.set('develop', developBand as ItemRunner);
 
+/** Room for a width × height image's 16-bit samples: in shared memory when shareable() would copy the image there, so that it need not be. */
+export function shareableUint16(width: number, height: number): Uint16Array {
+  return sharing() && width * height >= SHARED_MIN_PIXELS ? sharedUint16(width * height * 3) : new Uint16Array(width * height * 3);
+}
+
 const isShared = (data: Samples): boolean => data.buffer instanceof SharedArrayBuffer;
 
 function sharedSamples(bits: 8 | 16, length: number): Samples {

@@ -4,6 +4,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { invalidParameterError } from './args.js';
+import { shareableUint16 } from './bands.js';
 import { arena, reserve, toolKernels } from './kernels.js';
 import type { Image16, Image8, RgbImage } from './types.js';
 
@@ -44,7 +45,7 @@ export function image16Of(image: RgbImage): Image16 {
   const narrow = image as Image8;
   let wide = widened.get(narrow);
   if (!wide) {
-    wide = { width: narrow.width, height: narrow.height, data: widen(narrow.data) };
+    wide = { width: narrow.width, height: narrow.height, data: widen(narrow.data, shareableUint16(narrow.width, narrow.height)) };
     widened.set(narrow, wide);
   }
   return wide;
@@ -53,9 +54,8 @@ export function image16Of(image: RgbImage): Image16 {
 /** Samples widened per call into the kernel: its buffers stay a few MB. */
 const WIDEN_CHUNK = 1 << 20;
 
-/** v × 257 for each 8-bit sample, sixteen at a time in the WebAssembly kernel (kernels/tools.ts). */
-function widen(narrow: Uint8Array): Uint16Array {
-  const out = new Uint16Array(narrow.length);
+/** v × 257 for each 8-bit sample into out, sixteen at a time in the WebAssembly kernel (kernels/tools.ts). */
+function widen(narrow: Uint8Array, out: Uint16Array): Uint16Array {
   const k = toolKernels();
   const l = arena({ src: WIDEN_CHUNK, dst: WIDEN_CHUNK * 2 });
   reserve(k, l.end);
