@@ -212,6 +212,22 @@ export function shareableUint16(width: number, height: number): Uint16Array {
 
 const isShared = (data: Samples): boolean => data.buffer instanceof SharedArrayBuffer;
 
+/** Bytes of a memory page: writing one byte of each makes the kernel map the page. */
+const PAGE_BYTES = 4096;
+
+/**
+ * Room in shared memory for an 8-bit image of this many pixels when shareable() would copy
+ * it there, with every page already mapped; null when it would not. Made while libvips
+ * decodes the photo (this thread waits idle meanwhile), so that the copy of the decoded
+ * pixels into it costs the copy alone: on 18 MP, 9 ms against 23 ms into fresh memory.
+ */
+export function sharedRoom8(pixels: number): Uint8Array | null {
+  if (!sharing() || pixels < SHARED_MIN_PIXELS) return null;
+  const room = sharedSamples(8, pixels * 3) as Uint8Array;
+  for (let i = 0; i < room.length; i += PAGE_BYTES) room[i] = 0;
+  return room;
+}
+
 function sharedSamples(bits: 8 | 16, length: number): Samples {
   sharedReachable(length * (bits / 8));
   return bits === 8 ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint16Array(new SharedArrayBuffer(length * 2));

@@ -5,6 +5,7 @@
  */
 import sharp, { type Sharp } from 'sharp';
 import { assertIntegerInRange, invalidParameterError } from './args.js';
+import { sharedRoom8 } from './bands.js';
 import { image16FromSharp, image16Of, sharpFromImage16 } from './image16.js';
 import { emptyMetadata, readMetadata, withLibRaw } from './metadata.js';
 import { detectFormat, type ImageFormat } from './raw/detect.js';
@@ -118,7 +119,8 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
   if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
   pipeline = pipeline.flatten({ background: '#ffffff' });
   const what = `corrupt ${format.toUpperCase()}`;
-  const image = sixteenBit || !keep8Bit ? await toImage16(pipeline, sixteenBit, what) : await toImage8(pipeline, what);
+  // Kept 8-bit and not resized, the photo has the header's pixel count: its shared room can be made during the decode.
+  const image = sixteenBit || !keep8Bit ? await toImage16(pipeline, sixteenBit, what) : await toImage8(pipeline, what, maxLongEdge === undefined ? (header.width ?? 0) * (header.height ?? 0) : 0);
   return { image, metadata, format, orientation: header.orientation ?? 1 };
 }
 
@@ -159,11 +161,20 @@ async function toImage16(pipeline: Sharp, sixteenBit: boolean, what: string): Pr
   }
 }
 
-/** Runs a sharp pipeline to interleaved 8-bit sRGB. */
-async function toImage8(pipeline: Sharp, what: string): Promise<Image8> {
+/**
+ * Runs a sharp pipeline to interleaved 8-bit sRGB. Given the pixel count it will have, a
+ * large image comes back in shared memory (sharedRoom8, made while libvips decodes).
+ */
+async function toImage8(pipeline: Sharp, what: string, pixels = 0): Promise<Image8> {
   try {
-    const { data, info } = await pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const decoding = pipeline.toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+    const room = sharedRoom8(pixels);
+    const { data, info } = await decoding;
     if (info.channels !== 3) throw new Error(`decoded to ${info.channels} channels, expected 3`);
+    if (room?.length === data.length) {
+      room.set(data);
+      return { width: info.width, height: info.height, data: room };
+    }
     return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
   } catch (err) {
     throw new Error(`${what}: ${(err as Error).message}`);
