@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
@@ -85,7 +85,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // A malformed percent-encoding or an overlong parameter, answered before routing.
     frameworkErrors: answerFrameworkError,
     // One line per request, written when it is answered (below), rather than Fastify's two.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // Malformed HTTP never reaches a route; answer it in the standard envelope too.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return socket.destroy(err);
