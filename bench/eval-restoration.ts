@@ -222,7 +222,8 @@ export const runRestoration: SectionRunner = async () => {
     const harm = {} as Record<Contender, number>;
     for (const name of CONTENDERS) harm[name] = meanCiede2000(original, await contender(name, undegraded, dir, tag, profile));
     results.push({ photo, cases, harm });
-    process.stderr.write(`${photo.file}: ours ${fixed(mean(cases.map((c) => c.scores.ours)))}, harm ${fixed(harm.ours)}\n`);
+    // Progress only for held-out photos: their figures belong in the final table, not in a tuning loop's eye.
+    process.stderr.write(photo.heldOut ? `${photo.file}: done (held out)\n` : `${photo.file}: ours ${fixed(mean(cases.map((c) => c.scores.ours)))}, harm ${fixed(harm.ours)}\n`);
   }
   const heldOut = results.filter((r) => r.photo.heldOut);
   const fitting = results.filter((r) => !r.photo.heldOut);

@@ -1,5 +1,5 @@
 /**
- * `npm run fetch-training-photos` (and the first step of `npm run train`): brings the extra
+ * `npm run fetch-training-photos` (run it before `npm run train -- --extra-photos`): brings the extra
  * fitting photos of bench/autoedit/extra-photos.json into the cache (see training-photos.ts):
  * `apt-get download PACKAGE=VERSION`, `dpkg-deb -x`, SHA-256 checked against the manifest,
  * converted like the corpus (auto-orient, alpha on white, sRGB, long edge ≤ 2400 px, JPEG 92).
