@@ -205,9 +205,14 @@ const developBand = (job: DevelopJob, band: number): void => {
 };
 kinds.set('develop', developBand as ItemRunner);
 
+/** Whether an image of this many pixels goes to shared memory: this thread shares its jobs and the image is large enough to gain. */
+function sharesPixels(pixels: number): boolean {
+  return sharing() && pixels >= SHARED_MIN_PIXELS;
+}
+
 /** Room for a width × height image's 16-bit samples: in shared memory when shareable() would copy the image there, so that it need not be. */
 export function shareableUint16(width: number, height: number): Uint16Array {
-  return sharing() && width * height >= SHARED_MIN_PIXELS ? sharedUint16(width * height * 3) : new Uint16Array(width * height * 3);
+  return sharesPixels(width * height) ? sharedUint16(width * height * 3) : new Uint16Array(width * height * 3);
 }
 
 const isShared = (data: Samples): boolean => data.buffer instanceof SharedArrayBuffer;
@@ -222,7 +227,7 @@ const PAGE_BYTES = 4096;
  * pixels into it costs the copy alone: on 18 MP, 9 ms against 23 ms into fresh memory.
  */
 export function sharedRoom8(pixels: number): Uint8Array | null {
-  if (!sharing() || pixels < SHARED_MIN_PIXELS) return null;
+  if (!sharesPixels(pixels)) return null;
   const room = sharedSamples(8, pixels * 3) as Uint8Array;
   for (let i = 0; i < room.length; i += PAGE_BYTES) room[i] = 0;
   return room;
@@ -238,7 +243,7 @@ function sharedSamples(bits: 8 | 16, length: number): Samples {
  * it, when this thread shares its jobs (sharing()) and the image is large; the image itself otherwise.
  */
 export function shareable<I extends RgbImage>(image: I): I {
-  if (!sharing() || isShared(image.data) || image.width * image.height < SHARED_MIN_PIXELS) return image;
+  if (isShared(image.data) || !sharesPixels(image.width * image.height)) return image;
   const data = sharedSamples(image.data instanceof Uint8Array ? 8 : 16, image.data.length);
   data.set(image.data);
   return { ...image, data };
@@ -265,14 +270,15 @@ interface PreviewJob {
   image: RgbImage;
   maxEdge: number;
   out: Float32Array;
+  /** The preview's height. */
+  rows: number;
 }
 
 /** Preview rows per item: a 512-pixel preview of an 18 MP photo is 40 items. */
 const PREVIEW_ROWS = 8;
 
 const previewBands = sharedWork('linear-preview', (job: PreviewJob, item: number) => {
-  const rows = job.out.length / 3 / previewGrid(job.image.width, job.image.height, job.maxEdge).width;
-  linearPreviewRows(job.image, job.maxEdge, job.out, item * PREVIEW_ROWS, Math.min(rows, (item + 1) * PREVIEW_ROWS));
+  linearPreviewRows(job.image, job.maxEdge, job.out, item * PREVIEW_ROWS, Math.min(job.rows, (item + 1) * PREVIEW_ROWS));
 });
 
 /**
@@ -284,6 +290,6 @@ export async function sharedLinearPreview(image: RgbImage, maxEdge: number): Pro
   if (!isShared(image.data)) return linearPreview(image, maxEdge);
   const grid = previewGrid(image.width, image.height, maxEdge);
   const out = sharedFloat32(grid.width * grid.height * 3);
-  await previewBands({ image, maxEdge, out }, Math.ceil(grid.height / PREVIEW_ROWS));
+  await previewBands({ image, maxEdge, out, rows: grid.height }, Math.ceil(grid.height / PREVIEW_ROWS));
   return { width: grid.width, height: grid.height, data: out };
 }
