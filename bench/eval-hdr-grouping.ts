@@ -4,7 +4,8 @@ import type { Sharp } from 'sharp';
 import { bracketCandidate } from '../src/imaging/bracket-candidate.js';
 import { type BracketCandidate, groupBrackets, matchScenes, MIN_SIMILARITY, MIN_UNIQUENESS, type SceneMatch } from '../src/imaging/hdr/index.js';
 import { seededRandom } from '../src/imaging/random.js';
-import { EVS, hdrScene, heldOut, JITTER, nearDuplicates, shoot } from './eval-hdr.js';
+import { isHeldOut } from './autoedit/corpus.js';
+import { EVS, hdrScene, JITTER, nearDuplicates, shoot } from './eval-hdr.js';
 import { testdataDir, type Section } from './report.js';
 import { fixed } from './tools.js';
 
@@ -45,7 +46,7 @@ export async function evalHdrGrouping(): Promise<Section> {
   const files = [
     ...fs
       .readdirSync(corpusDir)
-      .filter((f) => /\.jpe?g$/i.test(f) && !heldOut(f))
+      .filter((f) => /\.jpe?g$/i.test(f) && !isHeldOut(f))
       .sort()
       .map((f) => path.join(corpusDir, f)),
     ...fs

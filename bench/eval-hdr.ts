@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp, { type OverlayOptions, type Sharp } from 'sharp';
@@ -17,6 +16,7 @@ import { spuriousChroma, SPURIOUS_THRESHOLD } from './metrics/spurious-chroma.js
 import { outDir, testdataDir, type Section } from './report.js';
 import { ensureDebianTool, fixed, runMeasured } from './tools.js';
 import { caption } from './caption.js';
+import { isHeldOut } from './autoedit/corpus.js';
 
 /** Exposures of the synthesised brackets, in EV. */
 export const EVS = [-2, 0, 2];
@@ -37,11 +37,6 @@ interface BracketSet {
   frames: Image16[];
   /** The frames as uploaded (JPEG, no EXIF), for grouping; none for the DNG brackets (grouped by EXIF). */
   uploads?: { fileName: string; bytes: Buffer; ev: number }[];
-}
-
-/** The corpus split of issue 10: held out when the first hex digit of the SHA-1 of the file name is 0-5. */
-export function heldOut(fileName: string): boolean {
-  return /^[0-5]/.test(createHash('sha1').update(fileName).digest('hex'));
 }
 
 export interface Scene {
@@ -109,7 +104,7 @@ async function jpegSets(random: () => number): Promise<{ sets: BracketSet[]; ser
   const sources = [
     ...fs
       .readdirSync(corpusDir)
-      .filter((f) => /\.jpe?g$/i.test(f) && heldOut(f))
+      .filter((f) => /\.jpe?g$/i.test(f) && isHeldOut(f))
       .sort()
       .map((f) => ({ file: path.join(corpusDir, f), side: 'held-out' as const })),
     ...fs
