@@ -4,16 +4,16 @@
  * npm run train was given), by rendering. Each fitting photo is
  * estimated by the bag of the cross-validation fold that left it out (as if unseen),
  * undegraded and degraded; constants are searched one at a time (coordinate descent), the
- * confidence's per part of the estimate (white, exposure, contrast, saturation, black), so
- * that each part's shrinkage is the one its own errors on unseen photos call for. The
- * objective follows the issue's targets: the mean ΔE00 to the original of the degraded
- * cases, plus a penalty per output further from the original than its input, subject to
- * doing no harm (mean and worst ΔE00 of the undegraded photos within the issue's limits,
- * a steep penalty beyond them). Weighing undegraded cases as much as degraded ones would favour an edit
- * that barely moves anything. Prints the best constants for guards.ts.
+ * confidence's noise scale and spread tolerance for each part of the estimate (white,
+ * exposure, contrast, saturation, black) apart, since each part's errors on unseen photos
+ * are its own. The objective follows the issue's targets: the mean ΔE00 to the original of
+ * the degraded cases, plus a penalty per output further from the original than its input,
+ * subject to doing no harm (mean and worst ΔE00 of the undegraded photos within the issue's
+ * limits, a steep penalty beyond them). Weighing undegraded cases as much as degraded ones
+ * would favour an edit that barely moves anything. Prints the best constants for guards.ts.
  */
 import os from 'node:os';
-import { GUARDS, PARTS, type GuardConstants, type Part } from '../src/imaging/autoedit/guards.js';
+import { GUARDS, PARTS, type GuardConstants } from '../src/imaging/autoedit/guards.js';
 import { cvCases, loadFolds, renderCv, summarise, type CaseResult } from './autoedit/cv-render.js';
 import { fittingPhotos } from './autoedit/training-photos.js';
 
@@ -50,7 +50,7 @@ const consider = async (label: string, trial: GuardConstants) => {
     best = trial;
   }
 };
-for (const part of PARTS as readonly Part[])
+for (const part of PARTS)
   for (const key of Object.keys(PER_PART_GRID) as (keyof typeof PER_PART_GRID)[])
     for (const value of PER_PART_GRID[key]) {
       if (value === best[key][part]) continue;
