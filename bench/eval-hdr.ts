@@ -222,10 +222,6 @@ async function contactSheet(frames: Image16[], results: { label: string; image: 
     .toFile(file);
 }
 
-/**
- * HDR on real-world brackets: grouping without EXIF or manifest, and fusion quality and
- * artifacts against enfuse on the same aligned frames at the same size.
- */
 /** The held-out eval (`eval hdr`): held-out corpus photos, testdata/photos and the DNG brackets; run once per candidate shipped. */
 export function evalHdr(): Promise<Section> {
   return hdrEval('held-out');
@@ -236,6 +232,10 @@ export function evalHdrFitting(): Promise<Section> {
   return hdrEval('fitting');
 }
 
+/**
+ * HDR on real-world brackets: grouping without EXIF or manifest, and fusion quality and
+ * artifacts against enfuse on the same aligned frames at the same size.
+ */
 async function hdrEval(side: EvalSide): Promise<Section> {
   ensureDebianTool('enfuse', 'enfuse');
   const workDir = path.join(outDir, `hdr-work-${side}`);
