@@ -8,7 +8,7 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { shareJobs } from '../src/imaging/bands.js';
-import { mergeBrackets } from '../src/imaging/hdr/index.js';
+import { mergeBrackets } from '../src/imaging/hdr/merge.js';
 import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
 
 const args = process.argv.slice(2);

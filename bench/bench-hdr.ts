@@ -56,6 +56,8 @@ export async function benchHdr(): Promise<Section> {
   const loads: string[] = [`start ${load()}`];
   let totalOurs = 0;
   let totalEnfuse = 0;
+  let cpuOurs = 0;
+  let cpuEnfuse = 0;
   for (const set of await sets()) {
     const inputs = set.frames.map((_, i) => path.join(workDir, `frame${i}.tif`));
     await Promise.all(set.frames.map((f, i) => sharpFromImage16(f).toColourspace('rgb16').tiff({ compression: 'none' }).toFile(inputs[i]!)));
@@ -66,14 +68,22 @@ export async function benchHdr(): Promise<Section> {
     await ours();
     await enfuse();
     const times = { ours: [] as number[], enfuse: [] as number[] };
+    const cpu = { ours: [] as number[], enfuse: [] as number[] };
     for (let r = 0; r < RUNS; r++) {
       // Alternating which goes first, so neither always meets the other's leftovers.
-      const [first, second] = r % 2 === 0 ? (['ours', 'enfuse'] as const) : (['enfuse', 'ours'] as const);
-      times[first].push((await (first === 'ours' ? ours() : enfuse())).seconds);
-      times[second].push((await (second === 'ours' ? ours() : enfuse())).seconds);
+      const order = r % 2 === 0 ? (['ours', 'enfuse'] as const) : (['enfuse', 'ours'] as const);
+      for (const who of order) {
+        const run = await (who === 'ours' ? ours() : enfuse());
+        times[who].push(run.seconds);
+        if (run.cpuSeconds !== null) cpu[who].push(run.cpuSeconds);
+      }
     }
     const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
     const m = { ours: median(times.ours), enfuse: median(times.enfuse) };
+    if (cpu.ours.length === RUNS) {
+      cpuOurs += median(cpu.ours);
+      cpuEnfuse += median(cpu.enfuse);
+    }
     totalOurs += m.ours;
     totalEnfuse += m.enfuse;
     const size = await sharp(oursOut).metadata();
@@ -87,6 +97,7 @@ export async function benchHdr(): Promise<Section> {
       fixed(m.ours / m.enfuse, 2),
       `${fixed(Math.min(...times.ours), 3)}-${fixed(Math.max(...times.ours), 3)}`,
       `${fixed(Math.min(...times.enfuse), 3)}-${fixed(Math.max(...times.enfuse), 3)}`,
+      cpu.ours.length === RUNS ? `${fixed(median(cpu.ours), 2)} / ${fixed(median(cpu.enfuse), 2)}` : 'n/a',
     ]);
     loads.push(`after ${set.name} ${load()}`);
   }
@@ -94,11 +105,12 @@ export async function benchHdr(): Promise<Section> {
   const ratio = totalOurs / totalEnfuse;
   return {
     title: 'HDR merge speed with equal work: ours and enfuse as fresh processes, file to file',
-    columns: ['set', 'frames', 'ours s (median)', 'enfuse s (median)', 'ratio', 'ours range', 'enfuse range'],
+    columns: ['set', 'frames', 'ours s (median)', 'enfuse s (median)', 'ratio', 'ours range', 'enfuse range', 'CPU s ours / enfuse (median)'],
     rows,
     notes: [
       `Total of medians: ours ${fixed(totalOurs, 2)} s, enfuse ${fixed(totalEnfuse, 2)} s, ratio ${fixed(ratio, 2)}. Target <= 0.5 x enfuse's: ${ratio <= 0.5 ? 'met' : 'NOT met'}.`,
       `Both read the same 16-bit TIFF frames and write a 16-bit uncompressed TIFF of the same size, as fresh processes (ours: node ${path.basename(childScript)}: start-up, decode, mergeBrackets with alignment and ghost check, its shared jobs helped by one thread per other core as the service's imaging threads help, encode), alternating, median of ${RUNS} after one warm-up each. enfuse 4.2 with its defaults (OpenMP threads).`,
+      `CPU time (user + system, every thread; GNU time) totals ours ${fixed(cpuOurs, 2)} s, enfuse ${fixed(cpuEnfuse, 2)} s: wall times swing with the machine's load (enfuse's OpenMP threads lose most when the cores are busy), CPU times much less, so compare runs by both.`,
       `Load average (1/5/15 min) on ${os.cpus().length} cores: ${loads.join('; ')}.`,
     ],
   };

@@ -31,6 +31,9 @@ const JPEG_QUALITY = 90;
 /** Side of the 100 % crops on the contact sheets. */
 const CROP = 192;
 
+/** Which corpus photos an eval synthesises brackets from (issue 10's split). */
+type EvalSide = 'held-out' | 'fitting';
+
 interface BracketSet {
   name: string;
   side: 'held-out' | 'fitting' | 'DNG';
@@ -98,21 +101,29 @@ const ORDERS = [
   [2, 1, 0],
 ];
 
-async function jpegSets(random: () => number): Promise<{ sets: BracketSet[]; series: { name: string; uploads: { fileName: string; bytes: Buffer }[] }[] }> {
+/**
+ * The photos brackets are synthesised from: for the held-out eval the held-out corpus photos and
+ * testdata/photos; for the fitting-side eval the corpus photos kept for fitting.
+ */
+function sourcePhotos(side: EvalSide): { file: string; side: 'held-out' | 'fitting' }[] {
   const corpusDir = path.join(testdataDir, 'corpus');
   const photoDir = path.join(testdataDir, 'photos');
-  const sources = [
-    ...fs
-      .readdirSync(corpusDir)
-      .filter((f) => /\.jpe?g$/i.test(f) && isHeldOut(f))
-      .sort()
-      .map((f) => ({ file: path.join(corpusDir, f), side: 'held-out' as const })),
-    ...fs
-      .readdirSync(photoDir)
-      .filter((f) => /\.(jpe?g|png|tiff?)$/i.test(f))
-      .sort()
-      .map((f) => ({ file: path.join(photoDir, f), side: 'fitting' as const })),
-  ];
+  const corpus = fs
+    .readdirSync(corpusDir)
+    .filter((f) => /\.jpe?g$/i.test(f) && isHeldOut(f) === (side === 'held-out'))
+    .sort()
+    .map((f) => ({ file: path.join(corpusDir, f), side }));
+  if (side === 'fitting') return corpus;
+  const photos = fs
+    .readdirSync(photoDir)
+    .filter((f) => /\.(jpe?g|png|tiff?)$/i.test(f))
+    .sort()
+    .map((f) => ({ file: path.join(photoDir, f), side: 'fitting' as const }));
+  return [...corpus, ...photos];
+}
+
+async function jpegSets(random: () => number, side: EvalSide): Promise<{ sets: BracketSet[]; series: { name: string; uploads: { fileName: string; bytes: Buffer }[] }[] }> {
+  const sources = sourcePhotos(side);
   const sets: BracketSet[] = [];
   const series: { name: string; uploads: { fileName: string; bytes: Buffer }[] }[] = [];
   for (const [index, { file, side }] of sources.entries()) {
@@ -211,17 +222,27 @@ async function contactSheet(frames: Image16[], results: { label: string; image: 
     .toFile(file);
 }
 
+/** The held-out eval (`eval hdr`): held-out corpus photos, testdata/photos and the DNG brackets; run once per candidate shipped. */
+export function evalHdr(): Promise<Section> {
+  return hdrEval('held-out');
+}
+
+/** The same eval on the corpus photos kept for fitting (`eval hdr-fitting`): where grouping and fusion may be studied and tuned. */
+export function evalHdrFitting(): Promise<Section> {
+  return hdrEval('fitting');
+}
+
 /**
  * HDR on real-world brackets: grouping without EXIF or manifest, and fusion quality and
  * artifacts against enfuse on the same aligned frames at the same size.
  */
-export async function evalHdr(): Promise<Section> {
+async function hdrEval(side: EvalSide): Promise<Section> {
   ensureDebianTool('enfuse', 'enfuse');
-  const workDir = path.join(outDir, 'hdr-work');
+  const workDir = path.join(outDir, `hdr-work-${side}`);
   fs.mkdirSync(workDir, { recursive: true });
   const random = seededRandom(20261125);
-  const { sets: jpeg, series } = await jpegSets(random);
-  const sets = [...(await dngSets()), ...jpeg];
+  const { sets: jpeg, series } = await jpegSets(random, side);
+  const sets = [...(side === 'held-out' ? await dngSets() : []), ...jpeg];
 
   // Grouping as the service does it for one project holding every upload: metadata and thumbnails, no manifest.
   const uploads = [...jpeg.flatMap((s) => s.uploads!), ...series.flatMap((s) => s.uploads)];
@@ -283,23 +304,23 @@ export async function evalHdr(): Promise<Section> {
         { label: 'enfuse', image: theirs },
         { label: 'ours', image: ours },
       ],
-      path.join(outDir, `hdr-${set.name.replace(/[^\w-]+/g, '_')}.jpg`),
+      path.join(outDir, `hdr-${side === 'fitting' ? 'fitting-' : ''}${set.name.replace(/[^\w-]+/g, '_')}.jpg`),
     );
   }
   fs.rmSync(workDir, { recursive: true, force: true });
   const n = tally.sets;
   const jpegCount = jpeg.length;
   return {
-    title: 'HDR merge: grouping without EXIF, MEF-SSIM and spurious chroma against enfuse',
+    title: side === 'held-out' ? 'HDR merge: grouping without EXIF, MEF-SSIM and spurious chroma against enfuse' : 'HDR merge on the fitting side: grouping without EXIF, MEF-SSIM and spurious chroma against enfuse',
     columns: ['set', 'side', 'output', 'offsets (px)', 'grouped', 'named after', 'MEF-SSIM ours', 'MEF-SSIM enfuse', 'spurious chroma ours (% blocks / mean e-3)', 'spurious chroma enfuse'],
     rows,
     notes: [
       `Grouping (no EXIF, no manifest, ${uploads.length} uploads in one project): ${tally.grouped}/${jpegCount} brackets found exactly, ${tally.misgrouped} mis-grouped; ${mergedSeries.length}/${series.length} near-duplicate series merged${mergedSeries.length ? ` (${mergedSeries.map((s) => s.name).join(', ')})` : ''}; merged output named after the 0 EV frame for ${tally.named}/${jpegCount}. Targets: zero ungrouped ${tally.grouped === jpegCount ? 'met' : 'NOT met'}, zero mis-grouped among >= 10 series ${tally.misgrouped === 0 && mergedSeries.length === 0 && series.length >= 10 ? 'met' : 'NOT met'}.`,
       `MEF-SSIM: mean ours ${fixed(tally.ours / n, 4)}, enfuse ${fixed(tally.enfuse / n, 4)}; ours >= enfuse on ${tally.qualityWins}/${n} sets. Target (every set): ${tally.qualityWins === n ? 'met' : 'NOT met'}.`,
       `Spurious chroma (share of 4 x 4 blocks whose linear rg chromaticity lies more than ${SPURIOUS_THRESHOLD} from every blend of two frames' colours there, bench/metrics/spurious-chroma.ts): ours <= enfuse on ${tally.artifactWins}/${n} sets. Target (within enfuse's, every set): ${tally.artifactWins === n ? 'met' : 'NOT met'}.`,
-      `Sets: the DNG brackets in raw/brackets (decodeImage), and each photo (held-out corpus photos by issue 10's split, and testdata/photos, the fitting side) at ${SCENE_LONG_EDGE} px times a smooth ${RAMP_STOPS}-stop illumination ramp, exposed at ${EVS.join('/')} EV in linear light, clipped, cropped with up to ±${JITTER} px of hand-held shift, saved as JPEG q${JPEG_QUALITY} without EXIF, uploaded in varying exposure orders. Near-duplicate series: per photo three 75 % crops 8-14 % of the width apart, ±0.8 EV.`,
+      `Sets: ${side === 'held-out' ? "the DNG brackets in raw/brackets (decodeImage), and each photo (held-out corpus photos by issue 10's split, and testdata/photos, the fitting side)" : "each corpus photo issue 10's split keeps for fitting (held-out ones are in eval hdr)"} at ${SCENE_LONG_EDGE} px times a smooth ${RAMP_STOPS}-stop illumination ramp, exposed at ${EVS.join('/')} EV in linear light, clipped, cropped with up to ±${JITTER} px of hand-held shift, saved as JPEG q${JPEG_QUALITY} without EXIF, uploaded in varying exposure orders. Near-duplicate series: per photo three 75 % crops 8-14 % of the width apart, ±0.8 EV.`,
       'Grouping runs what the service runs (bracketCandidate: metadata + 160 px luma thumbnail, then groupBrackets) over all uploads at once. Fusion: mergeBrackets with defaults; enfuse 4.2 (defaults) on our aligned frames as 16-bit TIFFs; both scored against those aligned frames. Speed is in `npm run bench -- hdr`.',
-      'Contact sheets: bench/out/hdr-<set>.jpg, 100 % crops of the smoothest mid-grey area and of the busiest edges: frames | enfuse | ours.',
+      `Contact sheets: bench/out/hdr-${side === 'fitting' ? 'fitting-' : ''}<set>.jpg, 100 % crops of the smoothest mid-grey area and of the busiest edges: frames | enfuse | ours.`,
     ],
   };
 }

@@ -1,6 +1,6 @@
 import { evalCopilot } from './eval-copilot.js';
 import { evalFaces } from './eval-faces.js';
-import { evalHdr } from './eval-hdr.js';
+import { evalHdr, evalHdrFitting } from './eval-hdr.js';
 import { evalHdrGrouping } from './eval-hdr-grouping.js';
 import { evalPerspective } from './eval-perspective.js';
 import { runRestoration } from './eval-restoration.js';
@@ -12,6 +12,7 @@ import { runSections, type SectionRunner } from './report.js';
 const sections: [string, SectionRunner][] = [
   ['restoration', runRestoration],
   ['hdr', evalHdr],
+  ['hdr-fitting', evalHdrFitting],
   ['hdr-grouping', evalHdrGrouping],
   ['perspective', evalPerspective],
   ['sky', evalSky],

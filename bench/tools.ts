@@ -32,13 +32,15 @@ export interface ChildRun {
   seconds: number;
   /** Peak resident set of the child, in MiB, from GNU time when available. */
   peakRssMiB: number | null;
+  /** CPU time (user + system) of the child and its threads, in seconds, from GNU time when available: on a loaded machine it varies less than wall time. */
+  cpuSeconds: number | null;
   stdout: Buffer;
 }
 
-/** Runs a command to completion, timing it and reading its peak RSS through /usr/bin/time. */
+/** Runs a command to completion, timing it and reading its peak RSS and CPU time through /usr/bin/time. */
 export function runMeasured(command: string, args: string[], options: { cwd?: string } = {}): Promise<ChildRun> {
   const timed = hasCommand('/usr/bin/time');
-  const argv = timed ? ['/usr/bin/time', '-f', '__PEAK_KB__%M', command, ...args] : [command, ...args];
+  const argv = timed ? ['/usr/bin/time', '-f', '__PEAK_KB__%M __CPU_S__%U %S', command, ...args] : [command, ...args];
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
     const child = spawn(argv[0]!, argv.slice(1), { cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -51,7 +53,8 @@ export function runMeasured(command: string, args: string[], options: { cwd?: st
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (code !== 0) return reject(new Error(`${command} exited with ${code}: ${err.slice(-2000)}`));
       const peak = /__PEAK_KB__(\d+)/.exec(err);
-      resolve({ seconds, peakRssMiB: peak ? Number(peak[1]) / 1024 : null, stdout: Buffer.concat(out) });
+      const cpu = /__CPU_S__([\d.]+) ([\d.]+)/.exec(err);
+      resolve({ seconds, peakRssMiB: peak ? Number(peak[1]) / 1024 : null, cpuSeconds: cpu ? Number(cpu[1]) + Number(cpu[2]) : null, stdout: Buffer.concat(out) });
     });
   });
 }

@@ -218,9 +218,13 @@ const GRID = 4;
 
 /** Share of the plane's pixels neither near black nor near white: where a window has structure to align. */
 function usableShare(plane: Plane): number {
+  const { data } = plane;
   let n = 0;
-  for (let i = 0; i < plane.data.length; i++) if (plane.data[i]! > 0.04 && plane.data[i]! < 0.96) n++;
-  return n / plane.data.length;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i]!;
+    n += v > 0.04 && v < 0.96 ? 1 : 0;
+  }
+  return n / data.length;
 }
 
 /** Largest residual (px) of a window's move against the fitted roll; windows beyond it are dropped as mismatched, the worst first. */
@@ -259,29 +263,34 @@ function fitRoll(moves: WindowMove[]): { tx: number; ty: number; angle: number }
   return { angle, tx: (rx + qy * angle) / n, ty: (ry - qx * angle) / n };
 }
 
-/** Windows a roll is measured from (a GRID x GRID grid), each aligned on its own (rollWindowMove). */
+/** Windows a roll is measured from (a GRID x GRID grid), each aligned on its own (rollWindowMoves). */
 export const ROLL_WINDOWS = GRID * GRID;
 
 /**
- * How window `index` of the roll grid moved between the reference and the frame (already
- * placed at `offset`): its centre relative to the frame's centre, and its residual move. Null
- * when either frame sees it too dark or too bright to align.
+ * How window `index` of the roll grid moved between the reference and each frame (already
+ * placed at its offset): its centre relative to the frame's centre, and its residual move. Null
+ * for a frame when either it or the reference sees the window too dark or too bright to align
+ * (for every frame when the reference does). The reference's window is cut out once for all frames.
  */
-export function rollWindowMove(reference: Plane, frame: Plane, offset: Offset, index: number): WindowMove | null {
+export function rollWindowMoves(reference: Plane, frames: { luma: Plane; offset: Offset }[], index: number): (WindowMove | null)[] {
   const { width, height } = reference;
   const w = Math.floor(width / GRID);
   const h = Math.floor(height / GRID);
   const cx = ((index % GRID) + 0.5) * w;
   const cy = (Math.floor(index / GRID) + 0.5) * h;
   const r = crop(reference, cx, cy, w, h);
-  const m = crop(frame, cx + offset.dx, cy + offset.dy, w, h);
-  if (usableShare(r) < MIN_USABLE_SHARE || usableShare(m) < MIN_USABLE_SHARE) return null;
-  const local = alignPair(lumaPyramid(r), lumaPyramid(m));
-  return { qx: cx - width / 2, qy: cy - height / 2, rx: local.dx, ry: local.dy };
+  if (usableShare(r) < MIN_USABLE_SHARE) return frames.map(() => null);
+  const ref = lumaPyramid(r);
+  return frames.map(({ luma, offset }) => {
+    const m = crop(luma, cx + offset.dx, cy + offset.dy, w, h);
+    if (usableShare(m) < MIN_USABLE_SHARE) return null;
+    const local = alignPair(ref, lumaPyramid(m));
+    return { qx: cx - width / 2, qy: cy - height / 2, rx: local.dx, ry: local.dy };
+  });
 }
 
 /**
- * A hand-held frame's roll from its windows' moves (rollWindowMove over the grid, median-
+ * A hand-held frame's roll from its windows' moves (rollWindowMoves over the grid, median-
  * threshold bitmaps again, each starting from the whole frame's offset); a rotation by a small
  * angle moves a window centre q by angle x (−q.y, q.x), so the angle is the least-squares fit of
  * the windows' residual moves. Only windows both frames see clear of black and white count (a

@@ -31,27 +31,22 @@ const LUMA = [0.299, 0.587, 0.114] as const;
  * blocks from the reference painted blocky colour patches.
  */
 function lumaDistances(reference: Samples, frame: Samples, transfer: Transfer): Float32Array {
-  const n = reference[0].data.length;
-  const lo = new Float32Array(n);
-  const hi = new Float32Array(n);
-  const value = new Float32Array(n);
-  for (let c = 0; c < 3; c++) {
-    const ref = reference[c]!.data;
-    const other = frame[c]!.data;
-    const low = transfer.lo[c]!;
-    const high = transfer.hi[c]!;
-    const k = LUMA[c]!;
-    for (let p = 0; p < n; p++) {
-      const b = (ref[p]! * BINS) | 0;
-      lo[p] = lo[p]! + k * low[b]!;
-      hi[p] = hi[p]! + k * high[b]!;
-      value[p] = value[p]! + k * other[p]!;
-    }
-  }
   const [r, g, b] = [reference[0].data, reference[1].data, reference[2].data];
-  for (let p = 0; p < n; p++) {
-    const clipped = Math.max(r[p]!, g[p]!, b[p]!) >= REFERENCE_CLIPPED;
-    value[p] = clipped ? 0 : Math.max(0, lo[p]! - value[p]!, value[p]! - hi[p]!);
+  const [fr, fg, fb] = [frame[0].data, frame[1].data, frame[2].data];
+  const [loR, loG, loB] = transfer.lo;
+  const [hiR, hiG, hiB] = transfer.hi;
+  const [kr, kg, kb] = LUMA;
+  const value = new Float32Array(r.length);
+  // One pass over the pixels; each sum rounded to f32 after every channel, as it was when summed into f32 planes channel by channel.
+  const f = Math.fround;
+  for (let p = 0; p < value.length; p++) {
+    const br = (r[p]! * BINS) | 0;
+    const bg = (g[p]! * BINS) | 0;
+    const bb = (b[p]! * BINS) | 0;
+    const lo = f(f(f(kr * loR[br]!) + kg * loG[bg]!) + kb * loB[bb]!);
+    const hi = f(f(f(kr * hiR[br]!) + kg * hiG[bg]!) + kb * hiB[bb]!);
+    const v = f(f(f(kr * fr[p]!) + kg * fg[p]!) + kb * fb[p]!);
+    value[p] = Math.max(r[p]!, g[p]!, b[p]!) >= REFERENCE_CLIPPED ? 0 : Math.max(0, lo - v, v - hi);
   }
   return value;
 }

@@ -5,7 +5,7 @@
  */
 import { sharedWork } from '../bands.js';
 import type { Image16 } from '../types.js';
-import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMove } from './align.js';
+import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
 import { lumaInto, type Plane } from './luma.js';
 import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
@@ -24,12 +24,13 @@ export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; refer
   job.shifts[2 * k + 1] = dy;
 });
 
-/** Item k x ROLL_WINDOWS + w: window w of frame k's roll grid, into moves[4 item..] (qx, qy, rx, ry; NaN when unusable). */
-export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, item: number) => {
-  const k = Math.floor(item / ROLL_WINDOWS);
-  if (k === job.reference) return;
-  const move = rollWindowMove(job.lumas[job.reference]!, job.lumas[k]!, { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! }, item % ROLL_WINDOWS);
-  job.moves.set(move ? [move.qx, move.qy, move.rx, move.ry] : [Number.NaN, Number.NaN, Number.NaN, Number.NaN], 4 * item);
+/** Window w of every frame's roll grid (rollWindowMoves), into moves[4 (k x ROLL_WINDOWS + w)..] (qx, qy, rx, ry; NaN when unusable; the reference's stay unset). */
+export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, w: number) => {
+  const others = job.lumas.map((_, k) => k).filter((k) => k !== job.reference);
+  const frames = others.map((k) => ({ luma: job.lumas[k]!, offset: { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! } }));
+  rollWindowMoves(job.lumas[job.reference]!, frames, w).forEach((move, i) => {
+    job.moves.set(move ? [move.qx, move.qy, move.rx, move.ry] : [Number.NaN, Number.NaN, Number.NaN, Number.NaN], 4 * (others[i]! * ROLL_WINDOWS + w));
+  });
 });
 
 interface PrepareJob {

@@ -375,16 +375,25 @@ export function mismatchCounts(refPtr: usize, words: i32, height: i32, movPtr: u
         store<u32>(out + scratchPlane + (<usize>i << 2), r == 0 ? loC : (loC >>> r) | (hiC << (32 - r)));
       }
     }
+    // Four words at a time (byte popcounts summed pairwise into four u32 lanes), the rest one by one.
+    const wide = words & ~3;
     for (let sy = -reach; sy <= reach; sy++) {
       let count: u32 = 0;
+      let lanes = i32x4.splat(0);
       for (let y = 0; y < height; y++) {
         const a = refPtr + ((<usize>y * <usize>words) << 2);
         const b = scratchPtr + ((<usize>(y + reach + sy) * <usize>words) << 2);
-        for (let i = 0; i < words; i++) {
+        for (let i = 0; i < wide; i += 4) {
+          const o = <usize>i << 2;
+          const bits = v128.and(v128.and(v128.xor(v128.load(a + o), v128.load(b + o)), v128.load(a + o + refPlane)), v128.load(b + o + scratchPlane));
+          lanes = i32x4.add(lanes, i32x4.extadd_pairwise_i16x8_u(i16x8.extadd_pairwise_i8x16_u(i8x16.popcnt(bits))));
+        }
+        for (let i = wide; i < words; i++) {
           const o = <usize>i << 2;
           count += popcnt<u32>((load<u32>(a + o) ^ load<u32>(b + o)) & load<u32>(a + o + refPlane) & load<u32>(b + o + scratchPlane));
         }
       }
+      count += <u32>(i32x4.extract_lane(lanes, 0) + i32x4.extract_lane(lanes, 1) + i32x4.extract_lane(lanes, 2) + i32x4.extract_lane(lanes, 3));
       store<i32>(countsPtr + ((<usize>((sy + reach) * side + sx + reach)) << 2), count);
     }
   }
