@@ -4,7 +4,7 @@ import { analysisCopy } from '../../src/imaging/analysis-copy.js';
 import { boxMean } from '../../src/imaging/filters/box.js';
 import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
 import { seededRandom } from '../../src/imaging/random.js';
-import { applyGuidedReference } from '../support/tools-reference.js';
+import { applyGuidedReference, guidedCoefficientsReference } from '../support/tools-reference.js';
 
 describe('boxMean', () => {
   it('equals the brute-force window mean, borders included', () => {
@@ -55,6 +55,36 @@ describe('fast guided filter', () => {
       for (let x = 1; x < width; x++) if (mask[y * width + x - 1]! < 0.5 && mask[y * width + x]! >= 0.5) crossing = x;
       assert.ok(Math.abs(crossing - edge) <= 1, `row ${y}: 0.5 crossing at ${crossing}, edge at ${edge}`);
       assert.ok(mask[y * width + 150]! < 0.05 && mask[y * width + 260]! > 0.95, 'flat areas are decided');
+    }
+  });
+});
+
+describe('colour guided filter coefficients: the WebAssembly kernel against a double-precision solve', () => {
+  it('within 2e-4 of it on an odd-sized image, borders included', () => {
+    const rand = seededRandom(5);
+    const width = 37,
+      height = 23;
+    // A smooth colour ramp with noise, and an input that follows the guide's red with noise of its own.
+    const guide = Float32Array.from({ length: width * height * 3 }, (_, j) => {
+      const i = Math.floor(j / 3);
+      return Math.min(1, Math.max(0, ((i % width) / width) * 0.5 + (Math.floor(i / width) / height) * 0.3 * (j % 3) + 0.2 * rand()));
+    });
+    const p = Float32Array.from({ length: width * height }, (_, i) => 0.8 * guide[i * 3]! + 0.1 * rand());
+    for (const [radius, eps] of [
+      [1, 1e-3],
+      [3, 1e-2],
+      [30, 1e-3],
+    ] as const) {
+      const fast = guidedFilterCoefficients(guide, p, width, height, radius, eps);
+      const reference = guidedCoefficientsReference(guide, p, width, height, radius, eps);
+      let max = 0;
+      for (let i = 0; i < reference.a.length; i++) max = Math.max(max, Math.abs(fast.a[i]! - reference.a[i]!));
+      for (let i = 0; i < reference.b.length; i++) max = Math.max(max, Math.abs(fast.b[i]! - reference.b[i]!));
+      assert.ok(max < 2e-4, `radius ${radius}, eps ${eps}: max difference ${max}`);
+      assert.ok(
+        reference.a.some((v) => Math.abs(v) > 0.1),
+        'the case fits a non-trivial a',
+      );
     }
   });
 });

@@ -74,68 +74,20 @@ export interface GuidedCoefficients {
 /**
  * Solves the colour guided filter of p (one channel) under guide (interleaved RGB, 0..1)
  * with a (2·radius+1)² window; eps regularises flat windows (larger: smoother output).
+ * In one call into the WebAssembly kernel (kernels/tools.ts): the channel products, their
+ * window means, the 3×3 solve per pixel and the means of its result, through its memory
+ * (17 image-sized f32 buffers there: analysis-sized images keep them to a few tens of MB).
  */
 export function guidedFilterCoefficients(guide: Float32Array, p: Float32Array, width: number, height: number, radius: number, eps: number): GuidedCoefficients {
   const n = width * height;
-  const box = (src: Float32Array) => boxMean(src, width, height, radius);
-  const channel = (c: number) => {
-    const out = new Float32Array(n);
-    for (let i = 0; i < n; i++) out[i] = guide[i * 3 + c]!;
-    return out;
-  };
-  const product = (u: Float32Array, v: Float32Array) => {
-    const out = new Float32Array(n);
-    for (let i = 0; i < n; i++) out[i] = u[i]! * v[i]!;
-    return out;
-  };
-  const r = channel(0);
-  const g = channel(1);
-  const bl = channel(2);
-  const [mr, mg, mb, mp] = [box(r), box(g), box(bl), box(p)];
-  const [rr, rg, rb, gg, gb, bb] = [box(product(r, r)), box(product(r, g)), box(product(r, bl)), box(product(g, g)), box(product(g, bl)), box(product(bl, bl))];
-  const [rp, gp, bp] = [box(product(r, p)), box(product(g, p)), box(product(bl, p))];
-  const ar = new Float32Array(n);
-  const ag = new Float32Array(n);
-  const ab = new Float32Array(n);
-  const b = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const mri = mr[i]!,
-      mgi = mg[i]!,
-      mbi = mb[i]!,
-      mpi = mp[i]!;
-    const srr = rr[i]! - mri * mri + eps;
-    const srg = rg[i]! - mri * mgi;
-    const srb = rb[i]! - mri * mbi;
-    const sgg = gg[i]! - mgi * mgi + eps;
-    const sgb = gb[i]! - mgi * mbi;
-    const sbb = bb[i]! - mbi * mbi + eps;
-    const cr = rp[i]! - mri * mpi;
-    const cg = gp[i]! - mgi * mpi;
-    const cb = bp[i]! - mbi * mpi;
-    // Inverse of the symmetric 3×3 covariance by cofactors.
-    const i00 = sgg * sbb - sgb * sgb;
-    const i01 = srb * sgb - srg * sbb;
-    const i02 = srg * sgb - srb * sgg;
-    const i11 = srr * sbb - srb * srb;
-    const i12 = srb * srg - srr * sgb;
-    const i22 = srr * sgg - srg * srg;
-    const det = srr * i00 + srg * i01 + srb * i02;
-    const ari = (i00 * cr + i01 * cg + i02 * cb) / det;
-    const agi = (i01 * cr + i11 * cg + i12 * cb) / det;
-    const abi = (i02 * cr + i12 * cg + i22 * cb) / det;
-    ar[i] = ari;
-    ag[i] = agi;
-    ab[i] = abi;
-    b[i] = mpi - ari * mri - agi * mgi - abi * mbi;
-  }
-  const [mar, mag, mab, mbb] = [box(ar), box(ag), box(ab), box(b)];
-  const a = new Float32Array(n * 3);
-  for (let i = 0; i < n; i++) {
-    a[i * 3] = mar[i]!;
-    a[i * 3 + 1] = mag[i]!;
-    a[i * 3 + 2] = mab[i]!;
-  }
-  return { width, height, a, b: mbb };
+  const k = toolKernels();
+  const l = arena({ guide: n * 12, p: n * 4, planes: n * 13 * 4, rows: n * 4, sums: (width + 2) * 8, a: n * 12, b: n * 4 });
+  reserve(k, l.end);
+  const memory = k.memory.buffer;
+  new Float32Array(memory, l.guide, n * 3).set(guide.subarray(0, n * 3));
+  new Float32Array(memory, l.p, n).set(p.subarray(0, n));
+  k.guidedCoefficients(l.guide, l.p, width, height, radius, eps, l.planes, l.rows, l.sums, l.a, l.b);
+  return { width, height, a: new Float32Array(memory, l.a, n * 3).slice(), b: new Float32Array(memory, l.b, n).slice() };
 }
 
 /** Rows evaluated per call into the kernel: its buffers stay a few MB whatever the image. */
