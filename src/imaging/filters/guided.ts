@@ -4,10 +4,9 @@
  * guide I, fitted to the input p by least squares; eps regularises flat windows, so guide
  * variations well below sqrt(eps) are smoothed away while stronger edges are kept. With
  * guide = p it is an edge-preserving smoother. A grey guide (skin, subject masks, the
- * local-tone base layer) and a colour guide (sky and window masks) are both here.
+ * local-tone base layer) and a colour guide (sky and window masks) are both here; the colour
+ * filter's full-size evaluation is filters/guided-apply.ts.
  */
-import { axisTaps } from '../local/bilinear.js';
-import type { Box, Image16 } from '../types.js';
 import { boxMean } from './box.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 
@@ -88,61 +87,4 @@ export function guidedFilterCoefficients(guide: Float32Array, p: Float32Array, w
   new Float32Array(memory, l.p, n).set(p.subarray(0, n));
   k.guidedCoefficients(l.guide, l.p, width, height, radius, eps, l.planes, l.rows, l.sums, l.a, l.b);
   return { width, height, a: new Float32Array(memory, l.a, n * 3).slice(), b: new Float32Array(memory, l.b, n).slice() };
-}
-
-/** Rows evaluated per call into the kernel: its buffers stay a few MB whatever the image. */
-const CHUNK_ROWS = 64;
-
-/**
- * Evaluates the filter on the full-size image: bilinearly upsampled a, b against the
- * full-resolution guide, output clamped to 0..1. In the WebAssembly kernel (kernels/tools.ts),
- * rows in chunks through its memory.
- */
-export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image: Image16, region?: Box): Float32Array {
-  const { width, height, data } = image;
-  // Only the region is computed (the rest stays 0): a small mask need not cost a full-size pass.
-  const x0 = region ? Math.max(0, region.x) : 0;
-  const y0 = region ? Math.max(0, region.y) : 0;
-  const x1 = region ? Math.min(width, region.x + region.width) : width;
-  const y1 = region ? Math.min(height, region.y + region.height) : height;
-  const out = new Float32Array(width * height);
-  const count = x1 - x0;
-  if (count <= 0 || y1 <= y0) return out;
-  const { width: cw, height: ch, a, b } = coefficients;
-  const k = toolKernels();
-  const l = arena({ coef: cw * ch * 16, rowTaps: CHUNK_ROWS * 12, colTaps: count * 8, row: (cw + 1) * 16, guide: CHUNK_ROWS * width * 6, out: CHUNK_ROWS * count * 4 });
-  reserve(k, l.end);
-  const memory = k.memory.buffer;
-  const coef = new Float32Array(memory, l.coef, cw * ch * 4);
-  for (let i = 0; i < cw * ch; i++) {
-    coef[i * 4] = a[i * 3]!;
-    coef[i * 4 + 1] = a[i * 3 + 1]!;
-    coef[i * 4 + 2] = a[i * 3 + 2]!;
-    coef[i * 4 + 3] = b[i]!;
-  }
-  const xs = axisTaps(width, cw);
-  const colIndex = new Int32Array(memory, l.colTaps, count * 2);
-  const colWeight = new Float32Array(memory, l.colTaps, count * 2);
-  for (let x = x0; x < x1; x++) {
-    colIndex[(x - x0) * 2] = xs.lo[x]!;
-    colWeight[(x - x0) * 2 + 1] = xs.t[x]!;
-  }
-  const ys = axisTaps(height, ch);
-  const rowIndex = new Int32Array(memory, l.rowTaps, CHUNK_ROWS * 3);
-  const rowWeight = new Float32Array(memory, l.rowTaps, CHUNK_ROWS * 3);
-  const guide = new Uint16Array(memory, l.guide, CHUNK_ROWS * width * 3);
-  const chunk = new Float32Array(memory, l.out, CHUNK_ROWS * count);
-  for (let c0 = y0; c0 < y1; c0 += CHUNK_ROWS) {
-    const rows = Math.min(CHUNK_ROWS, y1 - c0);
-    for (let r = 0; r < rows; r++) {
-      rowIndex[r * 3] = ys.lo[c0 + r]!;
-      rowIndex[r * 3 + 1] = ys.hi[c0 + r]!;
-      rowWeight[r * 3 + 2] = ys.t[c0 + r]!;
-    }
-    guide.set(data.subarray(c0 * width * 3, (c0 + rows) * width * 3));
-    k.guidedRows(l.coef, cw, l.rowTaps, l.colTaps, l.row, l.guide + x0 * 6, width * 3, count, rows, l.out);
-    if (count === width) out.set(chunk.subarray(0, rows * count), c0 * width);
-    else for (let r = 0; r < rows; r++) out.set(chunk.subarray(r * count, (r + 1) * count), (c0 + r) * width + x0);
-  }
-  return out;
 }

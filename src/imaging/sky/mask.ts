@@ -2,7 +2,8 @@ import { encodedToLinear } from '../colour.js';
 import type { Image16 } from '../types.js';
 import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { boxMean } from '../filters/box.js';
-import { applyGuidedCoefficients, type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { applyGuidedCoefficients } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
 import { skyColourPosterior } from './colour-model.js';
@@ -339,7 +340,7 @@ export async function skyMask(image: Image16, copy?: AnalysisCopy): Promise<SkyM
   assertImage16(image, 'image');
   const found = await refinedSky(image, copy);
   if (found === null) return { mask: new Float32Array(image.width * image.height), width: image.width, height: image.height, coverage: 0, confidence: 0 };
-  const mask = applyGuidedCoefficients(found.coefficients, image);
+  const mask = await applyGuidedCoefficients(found.coefficients, image);
   let sum = 0;
   for (let i = 0; i < mask.length; i++) sum += mask[i]!;
   return { mask, width: image.width, height: image.height, coverage: sum / mask.length, confidence: found.confidence };

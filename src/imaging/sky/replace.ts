@@ -9,6 +9,7 @@ import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
+import { shareableCopy } from '../bands.js';
 
 export interface ReplaceSkyOptions {
   /** A built-in template id or a template object (e.g. an operator's, from skyTemplateFromImage). */
@@ -201,7 +202,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height || !(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) {
     throw invalidParameterError('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
   }
-  const data = image.data.slice();
+  const data = shareableCopy(image);
   const bounds = skyBounds(sky.mask, width, height);
   if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data };
 
