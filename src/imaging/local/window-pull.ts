@@ -234,20 +234,24 @@ export async function windowPull(image: Image16, strength: number, options: { da
 async function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, region: Box, copy: AnalysisCopy, s: number): Promise<void> {
   const base = await applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image, region);
   const lin = srgb16ToLinearLut();
-  for (let i = 0; i < mask.length; i++) {
-    const w = mask[i]!;
-    if (w === 0) continue;
-    const b = Math.max(1e-4, base[i]!);
-    const r = lin[data[i * 3]!]!,
-      g = lin[data[i * 3 + 1]!]!,
-      bl = lin[data[i * 3 + 2]!]!;
-    const l = luma(r, g, bl);
-    if (l <= 0) continue;
-    const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));
-    const ratio = Math.min(1, lowered * (l / b) ** (1 + s)) / l;
-    const k = 1 + w * (ratio - 1);
-    data[i * 3] = linearToSrgb16(r * k);
-    data[i * 3 + 1] = linearToSrgb16(g * k);
-    data[i * 3 + 2] = linearToSrgb16(bl * k);
+  const { width } = image;
+  // The mask is 0 outside the region (findWindows evaluates it there only).
+  for (let y = region.y; y < region.y + region.height; y++) {
+    for (let i = y * width + region.x; i < y * width + region.x + region.width; i++) {
+      const w = mask[i]!;
+      if (w === 0) continue;
+      const b = Math.max(1e-4, base[i]!);
+      const r = lin[data[i * 3]!]!,
+        g = lin[data[i * 3 + 1]!]!,
+        bl = lin[data[i * 3 + 2]!]!;
+      const l = luma(r, g, bl);
+      if (l <= 0) continue;
+      const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));
+      const ratio = Math.min(1, lowered * (l / b) ** (1 + s)) / l;
+      const k = 1 + w * (ratio - 1);
+      data[i * 3] = linearToSrgb16(r * k);
+      data[i * 3 + 1] = linearToSrgb16(g * k);
+      data[i * 3 + 2] = linearToSrgb16(bl * k);
+    }
   }
 }

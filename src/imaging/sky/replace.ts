@@ -9,7 +9,7 @@ import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
-import { shareableCopy } from '../bands.js';
+import { shareableCopy, shareableUint16 } from '../bands.js';
 
 export interface ReplaceSkyOptions {
   /** A built-in template id or a template object (e.g. an operator's, from skyTemplateFromImage). */
@@ -202,9 +202,8 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height || !(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) {
     throw invalidParameterError('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
   }
-  const data = shareableCopy(image);
   const bounds = skyBounds(sky.mask, width, height);
-  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data };
+  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data: shareableCopy(image) };
 
   const { rgb, width: cw, height: ch } = await analysis();
   const scene = readScene(rgb, shrinkMask(sky.mask, width, height, cw, ch), cw, ch);
@@ -214,7 +213,8 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const drawn = await renderSkyTemplate(template, Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
   const newSky = matchTemplate(drawn, scene);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
-  blendSky(data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
+  const data = shareableUint16(width, height);
+  blendSky(image.data, data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
   if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * options.strength);
   return { width, height, data };
 }
@@ -232,11 +232,11 @@ interface SkyBlend {
 }
 
 /**
- * Blends the new sky into data in place, row by row in the WebAssembly kernel (kernels/tools.ts):
+ * Blends the new sky into source's pixels, written to data, row by row in the WebAssembly kernel (kernels/tools.ts):
  * per row, the template and the old sky's local colour are interpolated vertically there,
  * then each pixel with sky in it takes two taps along them.
  */
-function blendSky(data: Uint16Array, mask: Float32Array, width: number, height: number, blend: SkyBlend): void {
+function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Array, width: number, height: number, blend: SkyBlend): void {
   const { newSky, drawnWidth, drawnHeight, bounds, scene } = blend;
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
@@ -286,11 +286,10 @@ function blendSky(data: Uint16Array, mask: Float32Array, width: number, height: 
     k.lerpRow(l.old + sy.lo[y]! * scene.width * 12, l.old + sy.hi[y]! * scene.width * 12, sy.t[y]!, l.oldRow, scene.width * 3);
     freshRow.copyWithin(drawnWidth * 3, (drawnWidth - 1) * 3, drawnWidth * 3);
     oldRow.copyWithin(scene.width * 3, (scene.width - 1) * 3, scene.width * 3);
-    const pixels = data.subarray(y * width * 3, (y + 1) * width * 3);
-    row.set(pixels);
+    row.set(source.subarray(y * width * 3, (y + 1) * width * 3));
     maskRow.set(mask.subarray(y * width, (y + 1) * width));
     k.skyRow(l.data, l.mask, width, keep, blend.strength, l.freshRow, l.freshTaps, l.oldRow, l.oldTaps, l.lin, l.encode, encode.steps);
-    pixels.set(row);
+    data.set(row, y * width * 3);
   }
 }
 
