@@ -9,7 +9,7 @@ import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
-import { shareableCopy, shareableUint16 } from '../bands.js';
+import { shareableCopy, shareableUint16, sharedFloat32, sharedWork } from '../bands.js';
 
 export interface ReplaceSkyOptions {
   /** A built-in template id or a template object (e.g. an operator's, from skyTemplateFromImage). */
@@ -171,7 +171,8 @@ function matchTemplate(template: Image16, scene: Scene): Float32Array {
     for (let v = 0; v < 65536; v++) table[v] = shoulder(lin[v]! * gain * tint);
     return table;
   });
-  const out = new Float32Array(data.length);
+  // Shared, so that the imaging threads can blend from it.
+  const out = sharedFloat32(data.length);
   for (let i = 0; i < data.length; i += 3) {
     out[i] = tables[0]![data[i]!]!;
     out[i + 1] = tables[1]![data[i + 1]!]!;
@@ -214,7 +215,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const newSky = matchTemplate(drawn, scene);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
   const data = shareableUint16(width, height);
-  blendSky(image.data, data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
+  await blendSky(image.data, data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
   if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * options.strength);
   return { width, height, data };
 }
@@ -231,28 +232,81 @@ interface SkyBlend {
   horizonBand: number;
 }
 
+/** Photo rows per item when the imaging threads share the blend. */
+const BLEND_ROWS = 128;
+
+interface BlendJob {
+  source: Uint16Array;
+  data: Uint16Array;
+  mask: Float32Array;
+  width: number;
+  height: number;
+  newSky: Float32Array;
+  drawnWidth: number;
+  localSky: Float32Array;
+  sceneWidth: number;
+  /** Taps into the template (tx, ty) and into the old sky's local colour (sx, sy). */
+  tx: AxisTaps;
+  ty: AxisTaps;
+  sx: AxisTaps;
+  sy: AxisTaps;
+  horizon: number;
+  horizonBand: number;
+  strength: number;
+}
+
 /**
- * Blends the new sky into source's pixels, written to data, row by row in the WebAssembly kernel (kernels/tools.ts):
- * per row, the template and the old sky's local colour are interpolated vertically there,
- * then each pixel with sky in it takes two taps along them.
+ * Blends the new sky into source's pixels, written to data: per row, the template and the
+ * old sky's local colour are interpolated vertically, then each pixel with sky in it takes
+ * two taps along them (WebAssembly kernel, kernels/tools.ts). In bands of rows, over the
+ * imaging threads when the pixels, the mask and the template are shared (bands.ts).
  */
-function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Array, width: number, height: number, blend: SkyBlend): void {
+async function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Array, width: number, height: number, blend: SkyBlend): Promise<void> {
   const { newSky, drawnWidth, drawnHeight, bounds, scene } = blend;
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
-  // Template taps span the sky's bounds; pixels beyond them (soft edges) clamp to its border.
-  const tx = axisTaps(width, drawnWidth, (-bounds.left * drawnWidth) / boundsWidth, (width * drawnWidth) / boundsWidth);
-  const ty = axisTaps(height, drawnHeight, (-bounds.top * drawnHeight) / boundsHeight, (height * drawnHeight) / boundsHeight);
-  const sx = axisTaps(width, scene.width);
-  const sy = axisTaps(height, scene.height);
+  const job: BlendJob = {
+    source,
+    data,
+    mask,
+    width,
+    height,
+    newSky,
+    drawnWidth,
+    localSky: scene.localSky,
+    sceneWidth: scene.width,
+    // Template taps span the sky's bounds; pixels beyond them (soft edges) clamp to its border.
+    tx: axisTaps(width, drawnWidth, (-bounds.left * drawnWidth) / boundsWidth, (width * drawnWidth) / boundsWidth),
+    ty: axisTaps(height, drawnHeight, (-bounds.top * drawnHeight) / boundsHeight, (height * drawnHeight) / boundsHeight),
+    sx: axisTaps(width, scene.width),
+    sy: axisTaps(height, scene.height),
+    horizon: bounds.bottom,
+    horizonBand: blend.horizonBand,
+    strength: blend.strength,
+  };
+  const items = Math.ceil(height / BLEND_ROWS);
+  if ([source, data, mask, newSky].every((a) => a.buffer instanceof SharedArrayBuffer)) await blendBands(job, items);
+  else for (let item = 0; item < items; item++) blendItem(job, item);
+}
+
+/** Rows item · BLEND_ROWS on of the blend, with only the grid rows their taps read in the kernel's memory. */
+function blendItem(job: BlendJob, item: number): void {
+  const { width, drawnWidth, sceneWidth, ty, sy } = job;
+  const y0 = item * BLEND_ROWS;
+  const y1 = Math.min(job.height, y0 + BLEND_ROWS);
+  // Taps move down monotonically: the band reads grid rows lo[y0] to hi[y1 − 1].
+  const fresh0 = ty.lo[y0]!;
+  const freshRows = ty.hi[y1 - 1]! - fresh0 + 1;
+  const old0 = sy.lo[y0]!;
+  const oldRows = sy.hi[y1 - 1]! - old0 + 1;
   const encode = linearToSrgb16Table();
   const k = toolKernels();
   // Each row of a grid has one column more than it, a copy of its last: a tap reads column + 1, with weight 0 at the end.
   const l = arena({
-    fresh: drawnWidth * drawnHeight * 12,
-    old: scene.width * scene.height * 12,
+    fresh: freshRows * drawnWidth * 12,
+    old: oldRows * sceneWidth * 12,
     freshRow: (drawnWidth + 1) * 12,
-    oldRow: (scene.width + 1) * 12,
+    oldRow: (sceneWidth + 1) * 12,
     freshTaps: width * 8,
     oldTaps: width * 8,
     lin: 65536 * 4,
@@ -262,8 +316,8 @@ function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Array, wi
   });
   reserve(k, l.end);
   const memory = k.memory.buffer;
-  new Float32Array(memory, l.fresh, newSky.length).set(newSky);
-  new Float32Array(memory, l.old, scene.localSky.length).set(scene.localSky);
+  new Float32Array(memory, l.fresh, freshRows * drawnWidth * 3).set(job.newSky.subarray(fresh0 * drawnWidth * 3, (fresh0 + freshRows) * drawnWidth * 3));
+  new Float32Array(memory, l.old, oldRows * sceneWidth * 3).set(job.localSky.subarray(old0 * sceneWidth * 3, (old0 + oldRows) * sceneWidth * 3));
   new Float32Array(memory, l.lin, 65536).set(srgb16ToLinearLut());
   new Float32Array(memory, l.encode, encode.table.length).set(encode.table);
   const taps = (at: number, along: AxisTaps) => {
@@ -274,24 +328,27 @@ function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Array, wi
       weight[x * 2 + 1] = along.t[x]!;
     }
   };
-  taps(l.freshTaps, tx);
-  taps(l.oldTaps, sx);
+  taps(l.freshTaps, job.tx);
+  taps(l.oldTaps, job.sx);
   const freshRow = new Float32Array(memory, l.freshRow, (drawnWidth + 1) * 3);
-  const oldRow = new Float32Array(memory, l.oldRow, (scene.width + 1) * 3);
+  const oldRow = new Float32Array(memory, l.oldRow, (sceneWidth + 1) * 3);
   const row = new Uint16Array(memory, l.data, width * 3);
   const maskRow = new Float32Array(memory, l.mask, width);
-  for (let y = 0; y < height; y++) {
-    const keep = HORIZON_KEEP * Math.exp(-Math.max(0, bounds.bottom - y) / blend.horizonBand);
-    k.lerpRow(l.fresh + ty.lo[y]! * drawnWidth * 12, l.fresh + ty.hi[y]! * drawnWidth * 12, ty.t[y]!, l.freshRow, drawnWidth * 3);
-    k.lerpRow(l.old + sy.lo[y]! * scene.width * 12, l.old + sy.hi[y]! * scene.width * 12, sy.t[y]!, l.oldRow, scene.width * 3);
+  for (let y = y0; y < y1; y++) {
+    const keep = HORIZON_KEEP * Math.exp(-Math.max(0, job.horizon - y) / job.horizonBand);
+    k.lerpRow(l.fresh + (ty.lo[y]! - fresh0) * drawnWidth * 12, l.fresh + (ty.hi[y]! - fresh0) * drawnWidth * 12, ty.t[y]!, l.freshRow, drawnWidth * 3);
+    k.lerpRow(l.old + (sy.lo[y]! - old0) * sceneWidth * 12, l.old + (sy.hi[y]! - old0) * sceneWidth * 12, sy.t[y]!, l.oldRow, sceneWidth * 3);
     freshRow.copyWithin(drawnWidth * 3, (drawnWidth - 1) * 3, drawnWidth * 3);
-    oldRow.copyWithin(scene.width * 3, (scene.width - 1) * 3, scene.width * 3);
-    row.set(source.subarray(y * width * 3, (y + 1) * width * 3));
-    maskRow.set(mask.subarray(y * width, (y + 1) * width));
-    k.skyRow(l.data, l.mask, width, keep, blend.strength, l.freshRow, l.freshTaps, l.oldRow, l.oldTaps, l.lin, l.encode, encode.steps);
-    data.set(row, y * width * 3);
+    oldRow.copyWithin(sceneWidth * 3, (sceneWidth - 1) * 3, sceneWidth * 3);
+    row.set(job.source.subarray(y * width * 3, (y + 1) * width * 3));
+    maskRow.set(job.mask.subarray(y * width, (y + 1) * width));
+    k.skyRow(l.data, l.mask, width, keep, job.strength, l.freshRow, l.freshTaps, l.oldRow, l.oldTaps, l.lin, l.encode, encode.steps);
+    job.data.set(row, y * width * 3);
   }
 }
+
+/** The blend's bands spread over the imaging threads (bands.ts). */
+const blendBands = sharedWork('sky-blend', blendItem);
 
 /** Tints non-sky pixels (by 1 - mask) up to 5 % per channel towards the colour of the new sky relative to the old, luminance about kept. */
 function relightGround(data: Uint16Array, mask: Float32Array, newSky: Float32Array, scene: Scene, amount: number): void {
