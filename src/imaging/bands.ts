@@ -12,7 +12,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
-import type { RgbImage } from './types.js';
+import type { Image16, RgbImage } from './types.js';
 import { developRows, type DevelopPlan, type Samples } from './tone/pixel-pass.js';
 import { type LinearImage, linearPreview, linearPreviewRows, previewGrid } from './tone/preview.js';
 
@@ -213,6 +213,13 @@ function sharesPixels(pixels: number): boolean {
 /** Room for a width × height image's 16-bit samples: in shared memory when shareable() would copy the image there, so that it need not be. */
 export function shareableUint16(width: number, height: number): Uint16Array {
   return sharesPixels(width * height) ? sharedUint16(width * height * 3) : new Uint16Array(width * height * 3);
+}
+
+/** A copy of an image's 16-bit samples for a tool to change: in shared memory when shareable() would copy the result there, so that it need not. */
+export function shareableCopy(image: Image16): Uint16Array {
+  const copy = shareableUint16(image.width, image.height);
+  copy.set(image.data);
+  return copy;
 }
 
 const isShared = (data: Samples): boolean => data.buffer instanceof SharedArrayBuffer;

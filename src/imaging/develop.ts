@@ -121,6 +121,8 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
     isRaw: source.isRaw,
     preview: await sharedLinearPreview(source.image, FEATURE_EDGE),
   });
+  // Started first: libvips downscales the photo for the sky on its own threads while the detectors below run here.
+  const skyFound = options.skyReplacement ? skyPresence(image()) : null;
   if (options.perspectiveCorrection) {
     const found = detectPerspective(image());
     settings.perspective = { vertical: found.vertical, horizontal: found.horizontal };
@@ -128,9 +130,9 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   } else if (options.straighten) {
     settings.straightenAngle = detectStraighten(image()).angle;
   }
-  if (options.skyReplacement) {
+  if (skyFound) {
     // Render segments the full-size sky once, on the framed photo: here only whether there is enough of it.
-    const sky = await skyPresence(image());
+    const sky = await skyFound;
     // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
     if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
   }

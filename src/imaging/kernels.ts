@@ -37,6 +37,7 @@ export interface ToolKernels {
   addExpanded(data: number, width: number, height: number, coarse: number, wc: number, hc: number, vert: number, row: number): void;
   fusedRgbRows(fine: number, width: number, y0: number, y1: number, coarse: number, cb: number, cr: number, wc: number, hc: number, row0: number, offset: number, vert: number, yRow: number, cbRow: number, crRow: number, out: number): void;
   boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
+  guidedCoefficients(guide: number, p: number, width: number, height: number, radius: number, eps: number, planes: number, rows: number, sums: number, a: number, b: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
   resampleRows(
     src: number,

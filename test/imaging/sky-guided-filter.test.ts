@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analysisCopy } from '../../src/imaging/analysis-copy.js';
+import { shareJobs } from '../../src/imaging/bands.js';
 import { boxMean } from '../../src/imaging/filters/box.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
+import { guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
+import { applyGuidedCoefficients } from '../../src/imaging/filters/guided-apply.js';
 import { seededRandom } from '../../src/imaging/random.js';
-import { applyGuidedReference } from '../support/tools-reference.js';
+import { bandHelpers } from '../support/band-helpers.js';
+import { applyGuidedReference, guidedCoefficientsReference } from '../support/tools-reference.js';
 
 describe('boxMean', () => {
   it('equals the brute-force window mean, borders included', () => {
@@ -49,12 +52,42 @@ describe('fast guided filter', () => {
     const copy = await analysisCopy(image, 100);
     const coarse = new Float32Array(copy.width * copy.height);
     for (let y = 0; y < copy.height; y++) for (let x = 0; x < copy.width; x++) coarse[y * copy.width + x] = x >= 52 ? 1 : 0;
-    const mask = applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, coarse, copy.width, copy.height, 4, 1e-3), image);
+    const mask = await applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, coarse, copy.width, copy.height, 4, 1e-3), image);
     for (const y of [10, 50, 90]) {
       let crossing = -1;
       for (let x = 1; x < width; x++) if (mask[y * width + x - 1]! < 0.5 && mask[y * width + x]! >= 0.5) crossing = x;
       assert.ok(Math.abs(crossing - edge) <= 1, `row ${y}: 0.5 crossing at ${crossing}, edge at ${edge}`);
       assert.ok(mask[y * width + 150]! < 0.05 && mask[y * width + 260]! > 0.95, 'flat areas are decided');
+    }
+  });
+});
+
+describe('colour guided filter coefficients: the WebAssembly kernel against a double-precision solve', () => {
+  it('within 2e-4 of it on an odd-sized image, borders included', () => {
+    const rand = seededRandom(5);
+    const width = 37,
+      height = 23;
+    // A smooth colour ramp with noise, and an input that follows the guide's red with noise of its own.
+    const guide = Float32Array.from({ length: width * height * 3 }, (_, j) => {
+      const i = Math.floor(j / 3);
+      return Math.min(1, Math.max(0, ((i % width) / width) * 0.5 + (Math.floor(i / width) / height) * 0.3 * (j % 3) + 0.2 * rand()));
+    });
+    const p = Float32Array.from({ length: width * height }, (_, i) => 0.8 * guide[i * 3]! + 0.1 * rand());
+    for (const [radius, eps] of [
+      [1, 1e-3],
+      [3, 1e-2],
+      [30, 1e-3],
+    ] as const) {
+      const fast = guidedFilterCoefficients(guide, p, width, height, radius, eps);
+      const reference = guidedCoefficientsReference(guide, p, width, height, radius, eps);
+      let max = 0;
+      for (let i = 0; i < reference.a.length; i++) max = Math.max(max, Math.abs(fast.a[i]! - reference.a[i]!));
+      for (let i = 0; i < reference.b.length; i++) max = Math.max(max, Math.abs(fast.b[i]! - reference.b[i]!));
+      assert.ok(max < 2e-4, `radius ${radius}, eps ${eps}: max difference ${max}`);
+      assert.ok(
+        reference.a.some((v) => Math.abs(v) > 0.1),
+        'the case fits a non-trivial a',
+      );
     }
   });
 });
@@ -75,17 +108,17 @@ describe('fast guided filter: the WebAssembly kernel against a double-precision 
   };
   const reference = applyGuidedReference(coefficients, image);
 
-  it('the whole image: within 1e-5 everywhere, clamped to 0..1', () => {
-    const out = applyGuidedCoefficients(coefficients, image);
+  it('the whole image: within 1e-5 everywhere, clamped to 0..1', async () => {
+    const out = await applyGuidedCoefficients(coefficients, image);
     let max = 0;
     for (let i = 0; i < out.length; i++) max = Math.max(max, Math.abs(out[i]! - reference[i]!));
     assert.ok(max < 1e-5, `max difference ${max}`);
     assert.ok(reference.some((v) => v === 0) && reference.some((v) => v === 1), 'the case reaches both clamps');
   });
 
-  it('a region: the same values inside, 0 outside', () => {
+  it('a region: the same values inside, 0 outside', async () => {
     const region = { x: 17, y: 5, width: 90, height: 70 };
-    const out = applyGuidedCoefficients(coefficients, image, region);
+    const out = await applyGuidedCoefficients(coefficients, image, region);
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
         const inside = x >= region.x && x < region.x + region.width && y >= region.y && y < region.y + region.height;
@@ -93,6 +126,47 @@ describe('fast guided filter: the WebAssembly kernel against a double-precision 
         if (inside) assert.ok(Math.abs(out[i]! - reference[i]!) < 1e-5, `at ${x},${y}`);
         else assert.equal(out[i], 0, `at ${x},${y}`);
       }
+    }
+  });
+});
+
+describe('fast guided filter over the imaging threads', () => {
+  it('evaluates in bands on the other threads, value for value as on one thread, a region too', async () => {
+    // This thread shares its jobs as an imaging thread of the service does.
+    shareJobs();
+    const rand = seededRandom(17);
+    const width = 611,
+      height = 2311;
+    const data = Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536));
+    const shared = new Uint16Array(new SharedArrayBuffer(data.byteLength));
+    shared.set(data);
+    const cw = 41,
+      ch = 97;
+    const coefficients = {
+      width: cw,
+      height: ch,
+      a: Float32Array.from({ length: cw * ch * 3 }, () => rand() * 2 - 1),
+      b: Float32Array.from({ length: cw * ch }, () => rand() * 1.5 - 0.25),
+    };
+    const region = { x: 13, y: 101, width: 555, height: 2100 };
+    const alone = [await applyGuidedCoefficients(coefficients, { width, height, data }), await applyGuidedCoefficients(coefficients, { width, height, data }, region)];
+    const helpers = await bandHelpers(2);
+    try {
+      // A loaded machine may leave the helpers no time to take a band in one run; a few runs give them a chance.
+      for (let run = 0; run < 5; run++) {
+        const banded = [await applyGuidedCoefficients(coefficients, { width, height, data: shared }), await applyGuidedCoefficients(coefficients, { width, height, data: shared }, region)];
+        for (const [k, out] of banded.entries()) {
+          assert.ok(out.buffer instanceof SharedArrayBuffer, 'evaluated into shared memory');
+          assert.deepEqual(out, alone[k], k === 0 ? 'whole image' : 'region');
+        }
+        if ((await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0)) break;
+      }
+      assert.ok(
+        (await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0),
+        'the other threads took bands',
+      );
+    } finally {
+      await Promise.all(helpers.map((h) => h.worker.terminate()));
     }
   });
 });

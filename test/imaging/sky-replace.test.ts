@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { shareJobs } from '../../src/imaging/bands.js';
 import { linearToSrgb, srgb16ToLinearLut } from '../../src/imaging/colour.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import type { SkyMaskResult } from '../../src/imaging/sky/mask.js';
 import { skyMask } from '../../src/imaging/sky/mask.js';
 import { replaceSky } from '../../src/imaging/sky/replace.js';
+import { bandHelpers } from '../support/band-helpers.js';
 import { outdoorScene } from './sky-scenes.js';
 
 const lin = srgb16ToLinearLut();
@@ -125,5 +127,43 @@ describe('replaceSky', () => {
     await assert.rejects(() => replaceSky(image, { template: 2, strength: 1.5, mask: known }), /Expected a number between 0 and 1 for options.strength/);
     await assert.rejects(() => replaceSky(image, { template: 9, strength: 1, mask: known }), /built-in sky template id/);
     await assert.rejects(() => replaceSky(image, { template: 2, strength: 1, mask: maskOf(new Float32Array(10), 5, 2) }), /SkyMaskResult of 320 × 240/);
+  });
+});
+
+describe('replaceSky over the imaging threads', () => {
+  it('blends in bands on the other threads, sample for sample as on one thread', async () => {
+    // This thread shares its jobs as an imaging thread of the service does; 2 MP and more go to shared memory.
+    shareJobs();
+    const width = 1601,
+      height = 1251;
+    const { image, truth } = outdoorScene(width, height, 5);
+    // A soft edge: the known sky, box-blurred along the rows.
+    const soft = Float32Array.from(truth, (_, i) => {
+      let sum = 0;
+      for (let d = -4; d <= 4; d++) sum += truth[Math.min(truth.length - 1, Math.max(0, i + d))]!;
+      return sum / 9;
+    });
+    const alone = await replaceSky(image, { template: 2, strength: 0.9, mask: maskOf(soft, width, height) });
+    const sharedData = new Uint16Array(new SharedArrayBuffer(image.data.byteLength));
+    sharedData.set(image.data);
+    const sharedMask = new Float32Array(new SharedArrayBuffer(soft.byteLength));
+    sharedMask.set(soft);
+    const mask = { ...maskOf(soft, width, height), mask: sharedMask };
+    const helpers = await bandHelpers(2);
+    try {
+      // A loaded machine may leave the helpers no time to take a band in one run; a few runs give them a chance.
+      for (let run = 0; run < 5; run++) {
+        const banded = await replaceSky({ width, height, data: sharedData }, { template: 2, strength: 0.9, mask });
+        assert.ok(banded.data.buffer instanceof SharedArrayBuffer, 'blended into shared memory');
+        assert.deepEqual(banded.data, alone.data);
+        if ((await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0)) break;
+      }
+      assert.ok(
+        (await Promise.all(helpers.map((h) => h.bandsDone()))).some((n) => n > 0),
+        'the other threads took bands',
+      );
+    } finally {
+      await Promise.all(helpers.map((h) => h.worker.terminate()));
+    }
   });
 });

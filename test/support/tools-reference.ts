@@ -1,6 +1,6 @@
 /**
- * Straightforward double-precision versions of the tools' per-pixel passes (the fast
- * guided filter's evaluation, the homography resampling, noise reduction's blend), to
+ * Straightforward double-precision versions of the tools' per-pixel passes (the colour
+ * guided filter's coefficients and the fast guided filter's evaluation, the homography resampling, noise reduction's blend), to
  * check the WebAssembly kernels (kernels/tools.ts, single precision, SIMD) against.
  */
 import type { GuidedCoefficients } from '../../src/imaging/filters/guided.js';
@@ -8,6 +8,66 @@ import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js
 import { axisTaps } from '../../src/imaging/local/bilinear.js';
 import type { Mat3 } from '../../src/imaging/matrix.js';
 import type { Image16 } from '../../src/imaging/types.js';
+
+/** Mean of each window (2·radius+1)², clipped at the borders, summed pixel by pixel in double precision. */
+function windowMeans(plane: Float64Array, width: number, height: number, radius: number): Float64Array {
+  const out = new Float64Array(width * height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      let count = 0;
+      for (let v = Math.max(0, y - radius); v <= Math.min(height - 1, y + radius); v++) {
+        for (let u = Math.max(0, x - radius); u <= Math.min(width - 1, x + radius); u++) {
+          sum += plane[v * width + u]!;
+          count++;
+        }
+      }
+      out[y * width + x] = sum / count;
+    }
+  }
+  return out;
+}
+
+/** The colour guided filter's coefficients (He et al.): per window, a = (Σ + eps·I)⁻¹ cov(I, p) by Gaussian elimination, b = mean p − a·mean I; then both window-averaged. */
+export function guidedCoefficientsReference(guide: Float32Array, p: Float32Array, width: number, height: number, radius: number, eps: number): GuidedCoefficients {
+  const n = width * height;
+  const planeOf = (f: (i: number) => number) =>
+    windowMeans(
+      Float64Array.from({ length: n }, (_, i) => f(i)),
+      width,
+      height,
+      radius,
+    );
+  const channel = (i: number, c: number) => guide[i * 3 + c]!;
+  const means = [0, 1, 2].map((c) => planeOf((i) => channel(i, c)));
+  const meanP = planeOf((i) => p[i]!);
+  const products = [0, 1, 2].map((c) => [0, 1, 2].map((d) => planeOf((i) => channel(i, c) * channel(i, d))));
+  const withP = [0, 1, 2].map((c) => planeOf((i) => channel(i, c) * p[i]!));
+  const a = [0, 1, 2].map(() => new Float64Array(n));
+  const b = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    // Augmented rows [Σ + eps·I | cov(I, p)], eliminated with partial pivoting.
+    const m = [0, 1, 2].map((c) => [...[0, 1, 2].map((d) => products[c]![d]![i]! - means[c]![i]! * means[d]![i]! + (c === d ? eps : 0)), withP[c]![i]! - means[c]![i]! * meanP[i]!]);
+    for (let col = 0; col < 3; col++) {
+      let pivot = col;
+      for (let r = col + 1; r < 3; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+      [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+      for (let r = 0; r < 3; r++) {
+        if (r === col) continue;
+        const f = m[r]![col]! / m[col]![col]!;
+        for (let k = col; k < 4; k++) m[r]![k]! -= f * m[col]![k]!;
+      }
+    }
+    let rest = meanP[i]!;
+    for (let c = 0; c < 3; c++) {
+      a[c]![i] = m[c]![3]! / m[c]![c]!;
+      rest -= a[c]![i]! * means[c]![i]!;
+    }
+    b[i] = rest;
+  }
+  const meanA = a.map((plane) => windowMeans(plane, width, height, radius));
+  return { width, height, a: Float32Array.from({ length: n * 3 }, (_, j) => meanA[j % 3]![Math.floor(j / 3)]!), b: Float32Array.from(windowMeans(b, width, height, radius)) };
+}
 
 /** The fast guided filter's full-size output over the whole image: a, b upsampled bilinearly, a·I + b clamped to 0..1. */
 export function applyGuidedReference(coefficients: GuidedCoefficients, image: Image16): Float32Array {

@@ -4,10 +4,9 @@
  * guide I, fitted to the input p by least squares; eps regularises flat windows, so guide
  * variations well below sqrt(eps) are smoothed away while stronger edges are kept. With
  * guide = p it is an edge-preserving smoother. A grey guide (skin, subject masks, the
- * local-tone base layer) and a colour guide (sky and window masks) are both here.
+ * local-tone base layer) and a colour guide (sky and window masks) are both here; the colour
+ * filter's full-size evaluation is filters/guided-apply.ts.
  */
-import { axisTaps } from '../local/bilinear.js';
-import type { Box, Image16 } from '../types.js';
 import { boxMean } from './box.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 
@@ -74,123 +73,18 @@ export interface GuidedCoefficients {
 /**
  * Solves the colour guided filter of p (one channel) under guide (interleaved RGB, 0..1)
  * with a (2·radius+1)² window; eps regularises flat windows (larger: smoother output).
+ * In one call into the WebAssembly kernel (kernels/tools.ts): the channel products, their
+ * window means, the 3×3 solve per pixel and the means of its result, through its memory
+ * (17 image-sized f32 buffers there: analysis-sized images keep them to a few tens of MB).
  */
 export function guidedFilterCoefficients(guide: Float32Array, p: Float32Array, width: number, height: number, radius: number, eps: number): GuidedCoefficients {
   const n = width * height;
-  const box = (src: Float32Array) => boxMean(src, width, height, radius);
-  const channel = (c: number) => {
-    const out = new Float32Array(n);
-    for (let i = 0; i < n; i++) out[i] = guide[i * 3 + c]!;
-    return out;
-  };
-  const product = (u: Float32Array, v: Float32Array) => {
-    const out = new Float32Array(n);
-    for (let i = 0; i < n; i++) out[i] = u[i]! * v[i]!;
-    return out;
-  };
-  const r = channel(0);
-  const g = channel(1);
-  const bl = channel(2);
-  const [mr, mg, mb, mp] = [box(r), box(g), box(bl), box(p)];
-  const [rr, rg, rb, gg, gb, bb] = [box(product(r, r)), box(product(r, g)), box(product(r, bl)), box(product(g, g)), box(product(g, bl)), box(product(bl, bl))];
-  const [rp, gp, bp] = [box(product(r, p)), box(product(g, p)), box(product(bl, p))];
-  const ar = new Float32Array(n);
-  const ag = new Float32Array(n);
-  const ab = new Float32Array(n);
-  const b = new Float32Array(n);
-  for (let i = 0; i < n; i++) {
-    const mri = mr[i]!,
-      mgi = mg[i]!,
-      mbi = mb[i]!,
-      mpi = mp[i]!;
-    const srr = rr[i]! - mri * mri + eps;
-    const srg = rg[i]! - mri * mgi;
-    const srb = rb[i]! - mri * mbi;
-    const sgg = gg[i]! - mgi * mgi + eps;
-    const sgb = gb[i]! - mgi * mbi;
-    const sbb = bb[i]! - mbi * mbi + eps;
-    const cr = rp[i]! - mri * mpi;
-    const cg = gp[i]! - mgi * mpi;
-    const cb = bp[i]! - mbi * mpi;
-    // Inverse of the symmetric 3×3 covariance by cofactors.
-    const i00 = sgg * sbb - sgb * sgb;
-    const i01 = srb * sgb - srg * sbb;
-    const i02 = srg * sgb - srb * sgg;
-    const i11 = srr * sbb - srb * srb;
-    const i12 = srb * srg - srr * sgb;
-    const i22 = srr * sgg - srg * srg;
-    const det = srr * i00 + srg * i01 + srb * i02;
-    const ari = (i00 * cr + i01 * cg + i02 * cb) / det;
-    const agi = (i01 * cr + i11 * cg + i12 * cb) / det;
-    const abi = (i02 * cr + i12 * cg + i22 * cb) / det;
-    ar[i] = ari;
-    ag[i] = agi;
-    ab[i] = abi;
-    b[i] = mpi - ari * mri - agi * mgi - abi * mbi;
-  }
-  const [mar, mag, mab, mbb] = [box(ar), box(ag), box(ab), box(b)];
-  const a = new Float32Array(n * 3);
-  for (let i = 0; i < n; i++) {
-    a[i * 3] = mar[i]!;
-    a[i * 3 + 1] = mag[i]!;
-    a[i * 3 + 2] = mab[i]!;
-  }
-  return { width, height, a, b: mbb };
-}
-
-/** Rows evaluated per call into the kernel: its buffers stay a few MB whatever the image. */
-const CHUNK_ROWS = 64;
-
-/**
- * Evaluates the filter on the full-size image: bilinearly upsampled a, b against the
- * full-resolution guide, output clamped to 0..1. In the WebAssembly kernel (kernels/tools.ts),
- * rows in chunks through its memory.
- */
-export function applyGuidedCoefficients(coefficients: GuidedCoefficients, image: Image16, region?: Box): Float32Array {
-  const { width, height, data } = image;
-  // Only the region is computed (the rest stays 0): a small mask need not cost a full-size pass.
-  const x0 = region ? Math.max(0, region.x) : 0;
-  const y0 = region ? Math.max(0, region.y) : 0;
-  const x1 = region ? Math.min(width, region.x + region.width) : width;
-  const y1 = region ? Math.min(height, region.y + region.height) : height;
-  const out = new Float32Array(width * height);
-  const count = x1 - x0;
-  if (count <= 0 || y1 <= y0) return out;
-  const { width: cw, height: ch, a, b } = coefficients;
   const k = toolKernels();
-  const l = arena({ coef: cw * ch * 16, rowTaps: CHUNK_ROWS * 12, colTaps: count * 8, row: (cw + 1) * 16, guide: CHUNK_ROWS * width * 6, out: CHUNK_ROWS * count * 4 });
+  const l = arena({ guide: n * 12, p: n * 4, planes: n * 13 * 4, rows: n * 4, sums: (width + 2) * 8, a: n * 12, b: n * 4 });
   reserve(k, l.end);
   const memory = k.memory.buffer;
-  const coef = new Float32Array(memory, l.coef, cw * ch * 4);
-  for (let i = 0; i < cw * ch; i++) {
-    coef[i * 4] = a[i * 3]!;
-    coef[i * 4 + 1] = a[i * 3 + 1]!;
-    coef[i * 4 + 2] = a[i * 3 + 2]!;
-    coef[i * 4 + 3] = b[i]!;
-  }
-  const xs = axisTaps(width, cw);
-  const colIndex = new Int32Array(memory, l.colTaps, count * 2);
-  const colWeight = new Float32Array(memory, l.colTaps, count * 2);
-  for (let x = x0; x < x1; x++) {
-    colIndex[(x - x0) * 2] = xs.lo[x]!;
-    colWeight[(x - x0) * 2 + 1] = xs.t[x]!;
-  }
-  const ys = axisTaps(height, ch);
-  const rowIndex = new Int32Array(memory, l.rowTaps, CHUNK_ROWS * 3);
-  const rowWeight = new Float32Array(memory, l.rowTaps, CHUNK_ROWS * 3);
-  const guide = new Uint16Array(memory, l.guide, CHUNK_ROWS * width * 3);
-  const chunk = new Float32Array(memory, l.out, CHUNK_ROWS * count);
-  for (let c0 = y0; c0 < y1; c0 += CHUNK_ROWS) {
-    const rows = Math.min(CHUNK_ROWS, y1 - c0);
-    for (let r = 0; r < rows; r++) {
-      rowIndex[r * 3] = ys.lo[c0 + r]!;
-      rowIndex[r * 3 + 1] = ys.hi[c0 + r]!;
-      rowWeight[r * 3 + 2] = ys.t[c0 + r]!;
-    }
-    guide.set(data.subarray(c0 * width * 3, (c0 + rows) * width * 3));
-    k.guidedRows(l.coef, cw, l.rowTaps, l.colTaps, l.row, l.guide + x0 * 6, width * 3, count, rows, l.out);
-    if (count === width) out.set(chunk.subarray(0, rows * count), c0 * width);
-    else for (let r = 0; r < rows; r++) out.set(chunk.subarray(r * count, (r + 1) * count), (c0 + r) * width + x0);
-  }
-  return out;
+  new Float32Array(memory, l.guide, n * 3).set(guide.subarray(0, n * 3));
+  new Float32Array(memory, l.p, n).set(p.subarray(0, n));
+  k.guidedCoefficients(l.guide, l.p, width, height, radius, eps, l.planes, l.rows, l.sums, l.a, l.b);
+  return { width, height, a: new Float32Array(memory, l.a, n * 3).slice(), b: new Float32Array(memory, l.b, n).slice() };
 }

@@ -6,7 +6,8 @@
  * it chose. No allocation here.
  *
  * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow and
- * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts; resampleRows is
+ * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts, guidedCoefficients
+ * the guided filter's solve (filters/guided.ts); resampleRows is
  * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
  * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts);
  * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); reducePlane,
@@ -169,6 +170,83 @@ export function boxMean(srcPtr: usize, width: i32, height: i32, radius: i32, row
     const drop = y - radius;
     if (add < height) addRow(sumsPtr, rowsPtr + (<usize>add * <usize>width << 2), width, 1);
     if (drop >= 0) addRow(sumsPtr, rowsPtr + (<usize>drop * <usize>width << 2), width, -1);
+  }
+}
+
+/** Planes of guidedCoefficients' scratch: the guide's channels, the input, then their window products. */
+const R = 0, G = 1, B = 2, P = 3, RR = 4, RG = 5, RB = 6, GG = 7, GB = 8, BB = 9, RP = 10, GP = 11, BP = 12;
+const GUIDED_PLANES = 13;
+
+@inline function plane(planesPtr: usize, n: usize, k: i32, i: usize): usize {
+  return planesPtr + ((<usize>k * n + i) << 2);
+}
+
+/**
+ * The colour guided filter's coefficients (filters/guided.ts): guidePtr holds n = width ×
+ * height interleaved RGB f32, pPtr the input (n f32). planesPtr is scratch for 13 planes of
+ * n f32 (rowsPtr and sumsPtr as boxMean's). The window means of the channels and their
+ * products, the 3×3 solve per pixel in f64 (as the JavaScript it replaces), then the means
+ * of a and b: aPtr receives n × 3 f32 (r, g, b), bPtr n f32.
+ */
+export function guidedCoefficients(guidePtr: usize, pPtr: usize, width: i32, height: i32, radius: i32, eps: f64, planesPtr: usize, rowsPtr: usize, sumsPtr: usize, aPtr: usize, bPtr: usize): void {
+  const n = <usize>width * <usize>height;
+  for (let i: usize = 0; i < n; i++) {
+    const r = load<f32>(guidePtr + i * 12);
+    const g = load<f32>(guidePtr + i * 12, 4);
+    const b = load<f32>(guidePtr + i * 12, 8);
+    const p = load<f32>(pPtr + (i << 2));
+    store<f32>(plane(planesPtr, n, R, i), r);
+    store<f32>(plane(planesPtr, n, G, i), g);
+    store<f32>(plane(planesPtr, n, B, i), b);
+    store<f32>(plane(planesPtr, n, P, i), p);
+    store<f32>(plane(planesPtr, n, RR, i), r * r);
+    store<f32>(plane(planesPtr, n, RG, i), r * g);
+    store<f32>(plane(planesPtr, n, RB, i), r * b);
+    store<f32>(plane(planesPtr, n, GG, i), g * g);
+    store<f32>(plane(planesPtr, n, GB, i), g * b);
+    store<f32>(plane(planesPtr, n, BB, i), b * b);
+    store<f32>(plane(planesPtr, n, RP, i), r * p);
+    store<f32>(plane(planesPtr, n, GP, i), g * p);
+    store<f32>(plane(planesPtr, n, BP, i), b * p);
+  }
+  for (let k = 0; k < GUIDED_PLANES; k++) boxMean(plane(planesPtr, n, k, 0), width, height, radius, rowsPtr, sumsPtr, plane(planesPtr, n, k, 0));
+  // a (r, g, b) and b overwrite the first four planes, each pixel's after its means are read.
+  for (let i: usize = 0; i < n; i++) {
+    const mr = <f64>load<f32>(plane(planesPtr, n, R, i));
+    const mg = <f64>load<f32>(plane(planesPtr, n, G, i));
+    const mb = <f64>load<f32>(plane(planesPtr, n, B, i));
+    const mp = <f64>load<f32>(plane(planesPtr, n, P, i));
+    const srr = <f64>load<f32>(plane(planesPtr, n, RR, i)) - mr * mr + eps;
+    const srg = <f64>load<f32>(plane(planesPtr, n, RG, i)) - mr * mg;
+    const srb = <f64>load<f32>(plane(planesPtr, n, RB, i)) - mr * mb;
+    const sgg = <f64>load<f32>(plane(planesPtr, n, GG, i)) - mg * mg + eps;
+    const sgb = <f64>load<f32>(plane(planesPtr, n, GB, i)) - mg * mb;
+    const sbb = <f64>load<f32>(plane(planesPtr, n, BB, i)) - mb * mb + eps;
+    const cr = <f64>load<f32>(plane(planesPtr, n, RP, i)) - mr * mp;
+    const cg = <f64>load<f32>(plane(planesPtr, n, GP, i)) - mg * mp;
+    const cb = <f64>load<f32>(plane(planesPtr, n, BP, i)) - mb * mp;
+    // Inverse of the symmetric 3×3 covariance by cofactors.
+    const i00 = sgg * sbb - sgb * sgb;
+    const i01 = srb * sgb - srg * sbb;
+    const i02 = srg * sgb - srb * sgg;
+    const i11 = srr * sbb - srb * srb;
+    const i12 = srb * srg - srr * sgb;
+    const i22 = srr * sgg - srg * srg;
+    const det = srr * i00 + srg * i01 + srb * i02;
+    const ar = (i00 * cr + i01 * cg + i02 * cb) / det;
+    const ag = (i01 * cr + i11 * cg + i12 * cb) / det;
+    const ab = (i02 * cr + i12 * cg + i22 * cb) / det;
+    store<f32>(plane(planesPtr, n, R, i), <f32>ar);
+    store<f32>(plane(planesPtr, n, G, i), <f32>ag);
+    store<f32>(plane(planesPtr, n, B, i), <f32>ab);
+    store<f32>(plane(planesPtr, n, P, i), <f32>(mp - ar * mr - ag * mg - ab * mb));
+  }
+  for (let k = 0; k < 4; k++) boxMean(plane(planesPtr, n, k, 0), width, height, radius, rowsPtr, sumsPtr, plane(planesPtr, n, k, 0));
+  for (let i: usize = 0; i < n; i++) {
+    store<f32>(aPtr + i * 12, load<f32>(plane(planesPtr, n, R, i)));
+    store<f32>(aPtr + i * 12, load<f32>(plane(planesPtr, n, G, i)), 4);
+    store<f32>(aPtr + i * 12, load<f32>(plane(planesPtr, n, B, i)), 8);
+    store<f32>(bPtr + (i << 2), load<f32>(plane(planesPtr, n, P, i)));
   }
 }
 

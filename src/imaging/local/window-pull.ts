@@ -2,12 +2,14 @@ import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy
 import { assertNumberInRange, invalidParameterError } from '../args.js';
 import { encodedToLinear, linearToSrgb16, luminance as luma, srgb16ToLinearLut } from '../colour.js';
 import { boxMean } from '../filters/box.js';
-import { applyGuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { guidedFilterCoefficients } from '../filters/guided.js';
+import { applyGuidedCoefficients } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
 import { smoothstep } from '../math.js';
 import type { Box, Image16 } from '../types.js';
 import { shoulder } from './highlights.js';
 import { labelComponents } from './regions.js';
+import { shareableCopy } from '../bands.js';
 
 /** Where the blown-out windows are: a soft mask at the image's size and a box per window. */
 export interface WindowMaskResult {
@@ -115,7 +117,7 @@ function around(windows: Box[], width: number, height: number): Box {
 }
 
 /** The windows at full size, and at analysis size as a 0/1 map (p). */
-function findWindows(image: Image16, copy: AnalysisCopy): WindowMaskResult & { p: Float32Array } {
+async function findWindows(image: Image16, copy: AnalysisCopy): Promise<WindowMaskResult & { p: Float32Array }> {
   const { inside, boxes } = blownWindows(copy);
   const { width, height } = image;
   // One pixel of dilation takes in the glow around the frame before the guided filter snaps the edge to the full-size image.
@@ -130,13 +132,13 @@ function findWindows(image: Image16, copy: AnalysisCopy): WindowMaskResult & { p
       y = Math.floor(b.y * sy);
     return { x, y, width: Math.min(width, Math.ceil((b.x + b.width) * sx)) - x, height: Math.min(height, Math.ceil((b.y + b.height) * sy)) - y };
   });
-  return { mask: applyGuidedCoefficients(coefficients, image, around(windows, width, height)), width, height, windows, p };
+  return { mask: await applyGuidedCoefficients(coefficients, image, around(windows, width, height)), width, height, windows, p };
 }
 
 /** Finds blown-out windows: near-clipped, bright regions, rectangular-ish and darker around. */
 export async function windowMask(image: Image16): Promise<WindowMaskResult> {
   assertImage16(image, 'image');
-  const { mask, width, height, windows } = findWindows(image, await analysisCopy(image, ANALYSIS_EDGE));
+  const { mask, width, height, windows } = await findWindows(image, await analysisCopy(image, ANALYSIS_EDGE));
   return { mask, width, height, windows };
 }
 
@@ -199,10 +201,10 @@ export async function windowPull(image: Image16, strength: number, options: { da
     }
   }
   const { width, height } = image;
-  const data = image.data.slice();
+  const data = shareableCopy(image);
   if (strength === 0) return { width, height, data };
   const copy = await analysisCopy(image, ANALYSIS_EDGE);
-  const { mask, windows, p } = findWindows(image, copy);
+  const { mask, windows, p } = await findWindows(image, copy);
   if (windows.length === 0) return { width, height, data };
   const s = strength / 100;
   if (darkFrame) {
@@ -219,7 +221,7 @@ export async function windowPull(image: Image16, strength: number, options: { da
     }
     return { width, height, data };
   }
-  compressWindowHighlights(image, data, mask, around(windows, width, height), copy, s);
+  await compressWindowHighlights(image, data, mask, around(windows, width, height), copy, s);
   return { width, height, data };
 }
 
@@ -229,23 +231,27 @@ export async function windowPull(image: Image16, strength: number, options: { da
  * to it); in the windows the base comes down by up to 20 % · s and the detail is raised
  * to the power 1 + s, chroma kept.
  */
-function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, region: Box, copy: AnalysisCopy, s: number): void {
-  const base = applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image, region);
+async function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, region: Box, copy: AnalysisCopy, s: number): Promise<void> {
+  const base = await applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image, region);
   const lin = srgb16ToLinearLut();
-  for (let i = 0; i < mask.length; i++) {
-    const w = mask[i]!;
-    if (w === 0) continue;
-    const b = Math.max(1e-4, base[i]!);
-    const r = lin[data[i * 3]!]!,
-      g = lin[data[i * 3 + 1]!]!,
-      bl = lin[data[i * 3 + 2]!]!;
-    const l = luma(r, g, bl);
-    if (l <= 0) continue;
-    const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));
-    const ratio = Math.min(1, lowered * (l / b) ** (1 + s)) / l;
-    const k = 1 + w * (ratio - 1);
-    data[i * 3] = linearToSrgb16(r * k);
-    data[i * 3 + 1] = linearToSrgb16(g * k);
-    data[i * 3 + 2] = linearToSrgb16(bl * k);
+  const { width } = image;
+  // The mask is 0 outside the region (findWindows evaluates it there only).
+  for (let y = region.y; y < region.y + region.height; y++) {
+    for (let i = y * width + region.x; i < y * width + region.x + region.width; i++) {
+      const w = mask[i]!;
+      if (w === 0) continue;
+      const b = Math.max(1e-4, base[i]!);
+      const r = lin[data[i * 3]!]!,
+        g = lin[data[i * 3 + 1]!]!,
+        bl = lin[data[i * 3 + 2]!]!;
+      const l = luma(r, g, bl);
+      if (l <= 0) continue;
+      const lowered = b * (1 - 0.2 * s * smoothstep(0.4, 1, b));
+      const ratio = Math.min(1, lowered * (l / b) ** (1 + s)) / l;
+      const k = 1 + w * (ratio - 1);
+      data[i * 3] = linearToSrgb16(r * k);
+      data[i * 3 + 1] = linearToSrgb16(g * k);
+      data[i * 3 + 2] = linearToSrgb16(bl * k);
+    }
   }
 }

@@ -2,7 +2,8 @@ import { encodedToLinear } from '../colour.js';
 import type { Image16 } from '../types.js';
 import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { boxMean } from '../filters/box.js';
-import { applyGuidedCoefficients, type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { applyGuidedCoefficients } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
 import { skyColourPosterior } from './colour-model.js';
@@ -332,13 +333,14 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
  * clouds and haze that touch it, and sky seen through foliage. Bright regions enclosed by
  * the frame (white walls, windows) and ceilings stay out. A colour guided filter then
  * refines the edge at full resolution, so branches and rooflines blend. No sky: coverage
- * 0, confidence 0.
+ * 0, confidence 0. copy is the image's analysis copy (analysisCopy at ANALYSIS_EDGE) when the
+ * caller has it already.
  */
-export async function skyMask(image: Image16): Promise<SkyMaskResult> {
+export async function skyMask(image: Image16, copy?: AnalysisCopy): Promise<SkyMaskResult> {
   assertImage16(image, 'image');
-  const found = await refinedSky(image);
+  const found = await refinedSky(image, copy);
   if (found === null) return { mask: new Float32Array(image.width * image.height), width: image.width, height: image.height, coverage: 0, confidence: 0 };
-  const mask = applyGuidedCoefficients(found.coefficients, image);
+  const mask = await applyGuidedCoefficients(found.coefficients, image);
   let sum = 0;
   for (let i = 0; i < mask.length; i++) sum += mask[i]!;
   return { mask, width: image.width, height: image.height, coverage: sum / mask.length, confidence: found.confidence };
@@ -364,8 +366,8 @@ export async function skyPresence(image: Image16): Promise<{ coverage: number; c
 }
 
 /** The coarse sky of the analysis copy and the colour guided filter that refines its edge, or null when there is no sky. */
-async function refinedSky(image: Image16): Promise<{ copy: AnalysisCopy; coefficients: GuidedCoefficients; confidence: number } | null> {
-  const copy = await analysisCopy(image, ANALYSIS_EDGE);
+async function refinedSky(image: Image16, given?: AnalysisCopy): Promise<{ copy: AnalysisCopy; coefficients: GuidedCoefficients; confidence: number } | null> {
+  const copy = given ?? (await analysisCopy(image, ANALYSIS_EDGE));
   const coarse = coarseSkyRegion(copy);
   if (coarse === null) return null;
   const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));

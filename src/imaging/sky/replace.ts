@@ -1,5 +1,5 @@
 import type { Image16 } from '../types.js';
-import { ANALYSIS_EDGE, analysisCopy } from '../analysis-copy.js';
+import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { assertNumberInRange, invalidParameterError } from '../args.js';
 import { encodedToLinear, linearToSrgb16, linearToSrgb16Table, luminance, srgb16ToLinearLut } from '../colour.js';
 import { boxMean } from '../filters/box.js';
@@ -9,6 +9,7 @@ import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
+import { shareableCopy, shareableUint16, sharedFloat32, sharedWork } from '../bands.js';
 
 export interface ReplaceSkyOptions {
   /** A built-in template id or a template object (e.g. an operator's, from skyTemplateFromImage). */
@@ -60,17 +61,21 @@ function skyBounds(mask: Float32Array, width: number, height: number): SkyBounds
 /** Box-averages the full-size mask onto a smaller grid. */
 function shrinkMask(mask: Float32Array, width: number, height: number, toWidth: number, toHeight: number): Float32Array {
   const sums = new Float32Array(toWidth * toHeight);
-  const counts = new Float32Array(toWidth * toHeight);
   const column = Int32Array.from({ length: width }, (_, x) => Math.min(toWidth - 1, Math.floor((x * toWidth) / width)));
+  const row = Int32Array.from({ length: height }, (_, y) => Math.min(toHeight - 1, Math.floor((y * toHeight) / height)));
+  // A cell's count is its columns times its rows.
+  const columns = new Int32Array(toWidth);
+  const rows = new Int32Array(toHeight);
+  for (const c of column) columns[c]!++;
+  for (const r of row) rows[r]!++;
   for (let y = 0; y < height; y++) {
-    const row = Math.min(toHeight - 1, Math.floor((y * toHeight) / height)) * toWidth;
-    for (let x = 0, i = y * width; x < width; x++, i++) {
-      const cell = row + column[x]!;
-      sums[cell]! += mask[i]!;
-      counts[cell]!++;
-    }
+    const cells = row[y]! * toWidth;
+    for (let x = 0, i = y * width; x < width; x++, i++) sums[cells + column[x]!]! += mask[i]!;
   }
-  for (let i = 0; i < sums.length; i++) sums[i] = counts[i]! > 0 ? sums[i]! / counts[i]! : 0;
+  for (let i = 0; i < sums.length; i++) {
+    const count = columns[i % toWidth]! * rows[Math.floor(i / toWidth)]!;
+    sums[i] = count > 0 ? sums[i]! / count : 0;
+  }
   return sums;
 }
 
@@ -149,22 +154,30 @@ function readScene(rgb: Float32Array, mask: Float32Array, width: number, height:
  * The template in linear light, exposure and colour matched to the scene: its mean
  * luminance goes to the geometric mean of the old sky's and of what daylight sky would
  * be over this ground (about 4× its mean), within -2..+1 EV; half the light's colour
- * cast is applied, at most ±10 % per channel.
+ * cast is applied, at most ±10 % per channel. The match is a function of each 16-bit code,
+ * so it is tabulated per channel: 3 × 65536 evaluations instead of one per sample.
  */
 function matchTemplate(template: Image16, scene: Scene): Float32Array {
-  const n = template.width * template.height;
-  const out = new Float32Array(n * 3);
+  const { data } = template;
   const lin = srgb16ToLinearLut();
   let sum = 0;
-  for (let i = 0; i < n; i++) {
-    for (let c = 0; c < 3; c++) out[i * 3 + c] = lin[template.data[i * 3 + c]!]!;
-    sum += luminance(out[i * 3]!, out[i * 3 + 1]!, out[i * 3 + 2]!);
-  }
-  const own = Math.max(1e-4, sum / n);
+  for (let i = 0; i < data.length; i += 3) sum += luminance(lin[data[i]!]!, lin[data[i + 1]!]!, lin[data[i + 2]!]!);
+  const own = Math.max(1e-4, sum / (template.width * template.height));
   const target = Math.sqrt(Math.min(1, scene.skyLuminance) * Math.min(1, Math.max(0.05, 4 * scene.groundLuminance)));
   const gain = Math.min(2, Math.max(0.25, target / own));
-  const tint = scene.cast.map((c) => Math.min(1.1, Math.max(0.9, Math.sqrt(c))));
-  for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) out[i * 3 + c] = shoulder(out[i * 3 + c]! * gain * tint[c]!);
+  const tables = scene.cast.map((cast) => {
+    const tint = Math.min(1.1, Math.max(0.9, Math.sqrt(cast)));
+    const table = new Float32Array(65536);
+    for (let v = 0; v < 65536; v++) table[v] = shoulder(lin[v]! * gain * tint);
+    return table;
+  });
+  // Shared, so that the imaging threads can blend from it.
+  const out = sharedFloat32(data.length);
+  for (let i = 0; i < data.length; i += 3) {
+    out[i] = tables[0]![data[i]!]!;
+    out[i + 1] = tables[1]![data[i + 1]!]!;
+    out[i + 2] = tables[2]![data[i + 2]!]!;
+  }
   return out;
 }
 
@@ -182,24 +195,27 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   assertNumberInRange(options.strength, 'options.strength', 0, 1);
   const relight = options.relight ?? 0;
   assertNumberInRange(relight, 'options.relight', 0, 1);
-  const sky = options.mask ?? (await skyMask(image));
+  let copy: AnalysisCopy | null = null;
+  // The mask's segmentation and the scene read one analysis copy.
+  const analysis = async () => (copy ??= await analysisCopy(image, ANALYSIS_EDGE));
+  const sky = options.mask ?? (await skyMask(image, await analysis()));
   const { width, height } = image;
   if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height || !(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) {
     throw invalidParameterError('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
   }
-  const data = image.data.slice();
   const bounds = skyBounds(sky.mask, width, height);
-  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data };
+  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data: shareableCopy(image) };
 
-  const copy = await analysisCopy(image, ANALYSIS_EDGE);
-  const scene = readScene(copy.rgb, shrinkMask(sky.mask, width, height, copy.width, copy.height), copy.width, copy.height);
+  const { rgb, width: cw, height: ch } = await analysis();
+  const scene = readScene(rgb, shrinkMask(sky.mask, width, height, cw, ch), cw, ch);
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
   const scale = Math.min(1, TEMPLATE_EDGE / Math.max(boundsWidth, boundsHeight));
   const drawn = await renderSkyTemplate(template, Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
   const newSky = matchTemplate(drawn, scene);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
-  blendSky(data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
+  const data = shareableUint16(width, height);
+  await blendSky(image.data, data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
   if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * options.strength);
   return { width, height, data };
 }
@@ -216,28 +232,81 @@ interface SkyBlend {
   horizonBand: number;
 }
 
+/** Photo rows per item when the imaging threads share the blend. */
+const BLEND_ROWS = 128;
+
+interface BlendJob {
+  source: Uint16Array;
+  data: Uint16Array;
+  mask: Float32Array;
+  width: number;
+  height: number;
+  newSky: Float32Array;
+  drawnWidth: number;
+  localSky: Float32Array;
+  sceneWidth: number;
+  /** Taps into the template (tx, ty) and into the old sky's local colour (sx, sy). */
+  tx: AxisTaps;
+  ty: AxisTaps;
+  sx: AxisTaps;
+  sy: AxisTaps;
+  horizon: number;
+  horizonBand: number;
+  strength: number;
+}
+
 /**
- * Blends the new sky into data in place, row by row in the WebAssembly kernel (kernels/tools.ts):
- * per row, the template and the old sky's local colour are interpolated vertically there,
- * then each pixel with sky in it takes two taps along them.
+ * Blends the new sky into source's pixels, written to data: per row, the template and the
+ * old sky's local colour are interpolated vertically, then each pixel with sky in it takes
+ * two taps along them (WebAssembly kernel, kernels/tools.ts). In bands of rows, over the
+ * imaging threads when the pixels, the mask and the template are shared (bands.ts).
  */
-function blendSky(data: Uint16Array, mask: Float32Array, width: number, height: number, blend: SkyBlend): void {
+async function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Array, width: number, height: number, blend: SkyBlend): Promise<void> {
   const { newSky, drawnWidth, drawnHeight, bounds, scene } = blend;
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
-  // Template taps span the sky's bounds; pixels beyond them (soft edges) clamp to its border.
-  const tx = axisTaps(width, drawnWidth, (-bounds.left * drawnWidth) / boundsWidth, (width * drawnWidth) / boundsWidth);
-  const ty = axisTaps(height, drawnHeight, (-bounds.top * drawnHeight) / boundsHeight, (height * drawnHeight) / boundsHeight);
-  const sx = axisTaps(width, scene.width);
-  const sy = axisTaps(height, scene.height);
+  const job: BlendJob = {
+    source,
+    data,
+    mask,
+    width,
+    height,
+    newSky,
+    drawnWidth,
+    localSky: scene.localSky,
+    sceneWidth: scene.width,
+    // Template taps span the sky's bounds; pixels beyond them (soft edges) clamp to its border.
+    tx: axisTaps(width, drawnWidth, (-bounds.left * drawnWidth) / boundsWidth, (width * drawnWidth) / boundsWidth),
+    ty: axisTaps(height, drawnHeight, (-bounds.top * drawnHeight) / boundsHeight, (height * drawnHeight) / boundsHeight),
+    sx: axisTaps(width, scene.width),
+    sy: axisTaps(height, scene.height),
+    horizon: bounds.bottom,
+    horizonBand: blend.horizonBand,
+    strength: blend.strength,
+  };
+  const items = Math.ceil(height / BLEND_ROWS);
+  if ([source, data, mask, newSky].every((a) => a.buffer instanceof SharedArrayBuffer)) await blendBands(job, items);
+  else for (let item = 0; item < items; item++) blendItem(job, item);
+}
+
+/** Rows item · BLEND_ROWS on of the blend, with only the grid rows their taps read in the kernel's memory. */
+function blendItem(job: BlendJob, item: number): void {
+  const { width, drawnWidth, sceneWidth, ty, sy } = job;
+  const y0 = item * BLEND_ROWS;
+  const y1 = Math.min(job.height, y0 + BLEND_ROWS);
+  // Taps move down monotonically: the band reads grid rows lo[y0] to hi[y1 − 1].
+  const fresh0 = ty.lo[y0]!;
+  const freshRows = ty.hi[y1 - 1]! - fresh0 + 1;
+  const old0 = sy.lo[y0]!;
+  const oldRows = sy.hi[y1 - 1]! - old0 + 1;
   const encode = linearToSrgb16Table();
   const k = toolKernels();
   // Each row of a grid has one column more than it, a copy of its last: a tap reads column + 1, with weight 0 at the end.
   const l = arena({
-    fresh: drawnWidth * drawnHeight * 12,
-    old: scene.width * scene.height * 12,
+    fresh: freshRows * drawnWidth * 12,
+    old: oldRows * sceneWidth * 12,
     freshRow: (drawnWidth + 1) * 12,
-    oldRow: (scene.width + 1) * 12,
+    oldRow: (sceneWidth + 1) * 12,
     freshTaps: width * 8,
     oldTaps: width * 8,
     lin: 65536 * 4,
@@ -247,8 +316,8 @@ function blendSky(data: Uint16Array, mask: Float32Array, width: number, height: 
   });
   reserve(k, l.end);
   const memory = k.memory.buffer;
-  new Float32Array(memory, l.fresh, newSky.length).set(newSky);
-  new Float32Array(memory, l.old, scene.localSky.length).set(scene.localSky);
+  new Float32Array(memory, l.fresh, freshRows * drawnWidth * 3).set(job.newSky.subarray(fresh0 * drawnWidth * 3, (fresh0 + freshRows) * drawnWidth * 3));
+  new Float32Array(memory, l.old, oldRows * sceneWidth * 3).set(job.localSky.subarray(old0 * sceneWidth * 3, (old0 + oldRows) * sceneWidth * 3));
   new Float32Array(memory, l.lin, 65536).set(srgb16ToLinearLut());
   new Float32Array(memory, l.encode, encode.table.length).set(encode.table);
   const taps = (at: number, along: AxisTaps) => {
@@ -259,25 +328,27 @@ function blendSky(data: Uint16Array, mask: Float32Array, width: number, height: 
       weight[x * 2 + 1] = along.t[x]!;
     }
   };
-  taps(l.freshTaps, tx);
-  taps(l.oldTaps, sx);
+  taps(l.freshTaps, job.tx);
+  taps(l.oldTaps, job.sx);
   const freshRow = new Float32Array(memory, l.freshRow, (drawnWidth + 1) * 3);
-  const oldRow = new Float32Array(memory, l.oldRow, (scene.width + 1) * 3);
+  const oldRow = new Float32Array(memory, l.oldRow, (sceneWidth + 1) * 3);
   const row = new Uint16Array(memory, l.data, width * 3);
   const maskRow = new Float32Array(memory, l.mask, width);
-  for (let y = 0; y < height; y++) {
-    const keep = HORIZON_KEEP * Math.exp(-Math.max(0, bounds.bottom - y) / blend.horizonBand);
-    k.lerpRow(l.fresh + ty.lo[y]! * drawnWidth * 12, l.fresh + ty.hi[y]! * drawnWidth * 12, ty.t[y]!, l.freshRow, drawnWidth * 3);
-    k.lerpRow(l.old + sy.lo[y]! * scene.width * 12, l.old + sy.hi[y]! * scene.width * 12, sy.t[y]!, l.oldRow, scene.width * 3);
+  for (let y = y0; y < y1; y++) {
+    const keep = HORIZON_KEEP * Math.exp(-Math.max(0, job.horizon - y) / job.horizonBand);
+    k.lerpRow(l.fresh + (ty.lo[y]! - fresh0) * drawnWidth * 12, l.fresh + (ty.hi[y]! - fresh0) * drawnWidth * 12, ty.t[y]!, l.freshRow, drawnWidth * 3);
+    k.lerpRow(l.old + (sy.lo[y]! - old0) * sceneWidth * 12, l.old + (sy.hi[y]! - old0) * sceneWidth * 12, sy.t[y]!, l.oldRow, sceneWidth * 3);
     freshRow.copyWithin(drawnWidth * 3, (drawnWidth - 1) * 3, drawnWidth * 3);
-    oldRow.copyWithin(scene.width * 3, (scene.width - 1) * 3, scene.width * 3);
-    const pixels = data.subarray(y * width * 3, (y + 1) * width * 3);
-    row.set(pixels);
-    maskRow.set(mask.subarray(y * width, (y + 1) * width));
-    k.skyRow(l.data, l.mask, width, keep, blend.strength, l.freshRow, l.freshTaps, l.oldRow, l.oldTaps, l.lin, l.encode, encode.steps);
-    pixels.set(row);
+    oldRow.copyWithin(sceneWidth * 3, (sceneWidth - 1) * 3, sceneWidth * 3);
+    row.set(job.source.subarray(y * width * 3, (y + 1) * width * 3));
+    maskRow.set(job.mask.subarray(y * width, (y + 1) * width));
+    k.skyRow(l.data, l.mask, width, keep, job.strength, l.freshRow, l.freshTaps, l.oldRow, l.oldTaps, l.lin, l.encode, encode.steps);
+    job.data.set(row, y * width * 3);
   }
 }
+
+/** The blend's bands spread over the imaging threads (bands.ts). */
+const blendBands = sharedWork('sky-blend', blendItem);
 
 /** Tints non-sky pixels (by 1 - mask) up to 5 % per channel towards the colour of the new sky relative to the old, luminance about kept. */
 function relightGround(data: Uint16Array, mask: Float32Array, newSky: Float32Array, scene: Scene, amount: number): void {
