@@ -85,24 +85,19 @@ function whiteShift(temperature: number): number {
 }
 
 describe('estimate', () => {
-  it('the model recovers a known cast and exposure: the cast and the lost brightness are undone', async () => {
-    // A generated scene is not a photograph: the model reads its large saturated sky as partly
-    // a bluish light and warms even the undegraded scene. What must be undone is the known cast
-    // and exposure, so the edit of the degraded scene is compared with the edit of the scene.
+  it('the model recovers a known cast and exposure: the grey renders near neutral and the brightness comes back', async () => {
     const scene = landscapeScene();
     const degraded = mapLinear(vonKriesCast(scene, WARM_CAST), ([r, g, b]) => [r * 2 ** -1, g * 2 ** -1, b * 2 ** -1]);
     // The model's own answer, before the guards shrink it (a generated scene is far from the photos it learned from).
-    const modelSettings = (image: Image16) => settingsFromTargets(predict(photoFeatures(featurePreview(image))).mean);
-    const settings = modelSettings(degraded);
+    const settings = { ...defaultSettings(), ...settingsFromTargets(predict(photoFeatures(featurePreview(degraded))).mean) };
     assert.ok(settings.temperature < 5800, `temperature ${settings.temperature} K`);
     assert.ok(settings.exposure > 0.4, `exposure ${settings.exposure} EV`);
-    const out = await render(degraded, { ...defaultSettings(), ...settings });
-    const reference = await render(scene, { ...defaultSettings(), ...modelSettings(scene) });
+    const out = await render(degraded, settings);
     const grey = (img: Image16) => lab(meanLinear(img, ROAD));
-    const colourShift = (a: Image16, b: Image16) => Math.hypot(grey(a)[1] - grey(b)[1], grey(a)[2] - grey(b)[2]);
-    assert.ok(colourShift(out, reference) < 0.4 * colourShift(degraded, scene), `the cast moved the grey by ${colourShift(degraded, scene)}, the edit leaves ${colourShift(out, reference)}`);
-    const stops = (a: Image16, b: Image16) => Math.log2(meanLuminance(a) / meanLuminance(b));
-    assert.ok(Math.abs(stops(out, reference)) < 0.6 * Math.abs(stops(degraded, scene)), `brightness ${stops(degraded, scene)} → ${stops(out, reference)} stops`);
+    const chroma = (l: [number, number, number]) => Math.hypot(l[1], l[2]);
+    assert.ok(chroma(grey(out)) < 0.7 * chroma(grey(degraded)), `grey chroma ${chroma(grey(degraded))} → ${chroma(grey(out))}`);
+    const stops = (img: Image16) => Math.log2(meanLuminance(img) / meanLuminance(scene));
+    assert.ok(Math.abs(stops(out)) < 0.6 * Math.abs(stops(degraded)), `brightness ${stops(degraded)} → ${stops(out)} stops from the original`);
   });
 
   it("guards: a correction the bagged models disagree on, or one within the model's error, is made gentler", () => {

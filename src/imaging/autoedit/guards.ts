@@ -41,14 +41,10 @@ export interface GuardConstants {
   rawPrior: number;
 }
 
-export const GUARDS: GuardConstants = {
-  noiseScale: { white: 0, exposure: 0, contrast: 0, saturation: 1, black: 0 },
-  spreadTolerance: { white: 1.4, exposure: 1.4, contrast: 1.4, saturation: 0.7, black: 1.4 },
-  dominanceStart: 0.5,
-  dominanceFull: 0.85,
-  dominanceFloor: 0.4,
-  rawPrior: 0.5,
-};
+const everyPart = (value: number) => Object.fromEntries(PARTS.map((part) => [part, value])) as Record<Part, number>;
+
+/** The same confidence constants for every part (per-part ones tuned for the 178-photo weights: docs/imaging-engine.md). */
+export const GUARDS: GuardConstants = { noiseScale: everyPart(0.4), spreadTolerance: everyPart(1), dominanceStart: 0.5, dominanceFull: 0.85, dominanceFloor: 0.4, rawPrior: 0.5 };
 
 /** Plausible lights: 2200..12000 K, tint within ±30. */
 export const WHITE_LIMITS = { minKelvin: 2200, maxKelvin: 12000, maxTint: 30 };
