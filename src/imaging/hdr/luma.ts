@@ -1,4 +1,8 @@
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Box, Image16 } from '../types.js';
+
+/** Pixels per call of the luma kernel: its memory holds chunks of a frame, not whole ones. */
+const LUMA_CHUNK = 1 << 16;
 
 /** A single-channel float image, row-major. */
 export interface Plane {
@@ -17,10 +21,18 @@ export function lumaOf(image: Image16): Plane {
   return lumaInto(image, new Float32Array(image.width * image.height));
 }
 
-/** lumaOf into the given array. */
+/** lumaOf into the given array (lumaPixels in the WebAssembly kernels: the same values, optimised from a fresh process's first call). */
 export function lumaInto(image: Image16, out: Float32Array): Plane {
   const { width, height, data } = image;
-  for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = lumaAt(data, j);
+  const k = toolKernels();
+  const l = arena({ src: 6 * LUMA_CHUNK, out: 4 * LUMA_CHUNK });
+  reserve(k, l.end);
+  for (let p0 = 0; p0 < out.length; p0 += LUMA_CHUNK) {
+    const p1 = Math.min(out.length, p0 + LUMA_CHUNK);
+    new Uint16Array(k.memory.buffer, l.src, 3 * (p1 - p0)).set(data.subarray(3 * p0, 3 * p1));
+    k.lumaPixels(l.src, p1 - p0, l.out);
+    out.set(new Float32Array(k.memory.buffer, l.out, p1 - p0), p0);
+  }
   return { width, height, data: out };
 }
 
