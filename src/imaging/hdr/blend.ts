@@ -65,7 +65,7 @@ const CHROMA_LUMA_OFFSET = 0.1;
  * (R - Y) / (Y + CHROMA_LUMA_OFFSET), blended at half resolution: all that 4:2:0 JPEG outputs
  * keep anyway (chromaPixels in the WebAssembly kernels, CHUNK_ROWS rows at a time).
  */
-function chromaOf(half: HalfFrame): [Plane, Plane] {
+export function chromaOf(half: HalfFrame): [Plane, Plane] {
   const { width, height, data } = half.image;
   const n = width * height;
   const cb = new Float32Array(n);
