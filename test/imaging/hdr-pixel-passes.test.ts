@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chromaOf, emptyHalfFrame, halfFrame } from '../../src/imaging/hdr/blend.js';
-import { lumaInto, type Plane } from '../../src/imaging/hdr/luma.js';
+import { normalise } from '../../src/imaging/hdr/fusion.js';
+import { blockMean, lumaInto, type Plane } from '../../src/imaging/hdr/luma.js';
 import { qualityWeights } from '../../src/imaging/hdr/weights.js';
+import { arena, reserve, toolKernels } from '../../src/imaging/kernels.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 /** Odd and even sides, 1-px planes, heights over the kernels' 64-row chunks, and one frame over the luma kernel's 65536-pixel chunk. */
@@ -78,4 +80,45 @@ test('luma, the half-size frame, quality weights and colour from the kernels equ
       }
     }
   }
+});
+
+test('block means from the kernels equal their definition on odd sizes and factors', () => {
+  for (const [width, height] of SIZES) {
+    const luma = lumaInto(frame(width, height, width + height), new Float32Array(width * height));
+    for (const factor of [2, 3, 8]) {
+      const mean = blockMean(luma, factor);
+      assert.equal(mean.width, Math.ceil(width / factor));
+      assert.equal(mean.height, Math.ceil(height / factor));
+      for (let by = 0; by < mean.height; by++) {
+        for (let bx = 0; bx < mean.width; bx++) {
+          let sum = 0;
+          let n = 0;
+          for (let y = by * factor; y < Math.min(height, (by + 1) * factor); y++) {
+            for (let x = bx * factor; x < Math.min(width, (bx + 1) * factor); x++, n++) sum += luma.data[y * width + x]!;
+          }
+          assert.equal(mean.data[by * mean.width + bx], Math.fround(sum / n), `${width}x${height} / ${factor} at ${bx},${by}`);
+        }
+      }
+    }
+  }
+});
+
+test('weights normalised by the kernel are each frame share of their sum, 0 where all are 0', () => {
+  for (const count of [1, 5, 70001]) {
+    const weights = [0, 1, 2].map((k) => lumaInto(frame(count, 1, 11 + k), new Float32Array(count)).data.map((v, p) => (p % 7 === 0 ? 0 : v)));
+    const expected = weights.map((w) => w.map((v, p) => (p % 7 === 0 ? 0 : v / (weights[0]![p]! + weights[1]![p]! + weights[2]![p]!))));
+    normalise(weights);
+    weights.forEach((w, k) => {
+      w.forEach((v, p) => assert.ok(Math.abs(v - expected[k]![p]!) <= 1e-6, `frame ${k} pixel ${p} of ${count}: ${v} vs ${expected[k]![p]}`));
+    });
+  }
+});
+
+test('the kernel counts values strictly between two bounds compared in double precision, as JavaScript does', () => {
+  const values = new Float32Array([0, 0.04, Math.fround(0.04), 0.0400001, 0.5, 0.9599999, 0.96, 1, Number.NaN]);
+  const k = toolKernels();
+  const l = arena({ src: 4 * values.length });
+  reserve(k, l.end);
+  new Float32Array(k.memory.buffer, l.src, values.length).set(values);
+  assert.equal(k.countBetween(l.src, values.length, 0.04, 0.96), values.filter((v) => v > 0.04 && v < 0.96).length);
 });

@@ -36,32 +36,25 @@ export function lumaInto(image: Image16, out: Float32Array): Plane {
   return { width, height, data: out };
 }
 
-/** Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over what they hold). */
+/** Output rows of blockMean per kernel call. */
+const BLOCK_ROWS = 64;
+
+/** Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over what they hold; blockMeanRows in the WebAssembly kernels). */
 export function blockMean(plane: Plane, factor: number): Plane {
   if (factor === 1) return plane;
   const { width: w, height: h, data: src } = plane;
   const width = Math.ceil(w / factor);
   const height = Math.ceil(h / factor);
   const out = new Float32Array(width * height);
-  if (factor === 2 && w % 2 === 0 && h % 2 === 0) {
-    // The common case (halving an even-sized plane), without the general loop's overhead.
-    for (let by = 0; by < height; by++) {
-      const a = 2 * by * w;
-      const b = a + w;
-      for (let bx = 0, o = by * width, i = 0; bx < width; bx++, o++, i += 2) out[o] = (src[a + i]! + src[a + i + 1]! + src[b + i]! + src[b + i + 1]!) * 0.25;
-    }
-    return { width, height, data: out };
-  }
-  for (let by = 0; by < height; by++) {
-    const y0 = by * factor;
-    const y1 = Math.min(h, y0 + factor);
-    for (let bx = 0; bx < width; bx++) {
-      const x0 = bx * factor;
-      const x1 = Math.min(w, x0 + factor);
-      let sum = 0;
-      for (let y = y0; y < y1; y++) for (let i = y * w + x0, end = y * w + x1; i < end; i++) sum += src[i]!;
-      out[by * width + bx] = sum / ((y1 - y0) * (x1 - x0));
-    }
+  const k = toolKernels();
+  const l = arena({ src: 4 * BLOCK_ROWS * factor * w, out: 4 * BLOCK_ROWS * width });
+  reserve(k, l.end);
+  for (let by0 = 0; by0 < height; by0 += BLOCK_ROWS) {
+    const by1 = Math.min(height, by0 + BLOCK_ROWS);
+    const rows = src.subarray(by0 * factor * w, Math.min(h, by1 * factor) * w);
+    new Float32Array(k.memory.buffer, l.src, rows.length).set(rows);
+    k.blockMeanRows(l.src, w, h, factor, by0, by1, l.out);
+    out.set(new Float32Array(k.memory.buffer, l.out, (by1 - by0) * width), by0 * width);
   }
   return { width, height, data: out };
 }

@@ -783,3 +783,61 @@ export function chromaPixels(rgbPtr: usize, lumaPtr: usize, count: i32, offset: 
     store<f32>(crPtr + (<usize>i << 2), <f32>((<f64>load<u16>(p) * k - y) * s));
   }
 }
+
+/**
+ * Rows by0..by1 − 1 of the means of factor × factor blocks of an f32 plane (width × height;
+ * srcPtr holds its rows from by0 × factor on): partial blocks at the right and bottom edges are
+ * averaged over what they hold. Summed in f64 row by row, as hdr/luma.ts's blockMean was, into
+ * outPtr ((width + factor − 1) / factor a row, rows from by0).
+ */
+export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i32, by0: i32, by1: i32, outPtr: usize): void {
+  const outWidth = (width + factor - 1) / factor;
+  const row0 = by0 * factor;
+  for (let by = by0; by < by1; by++) {
+    const y0 = by * factor;
+    const y1 = y0 + factor < height ? y0 + factor : height;
+    for (let bx = 0; bx < outWidth; bx++) {
+      const x0 = bx * factor;
+      const x1 = x0 + factor < width ? x0 + factor : width;
+      let sum: f64 = 0;
+      for (let y = y0; y < y1; y++) {
+        const row = srcPtr + ((<usize>(y - row0) * <usize>width) << 2);
+        for (let x = x0; x < x1; x++) sum += <f64>load<f32>(row + (<usize>x << 2));
+      }
+      store<f32>(outPtr + ((<usize>(by - by0) * <usize>outWidth + <usize>bx) << 2), <f32>(sum / <f64>((y1 - y0) * (x1 - x0))));
+    }
+  }
+}
+
+/** How many of `count` f32 values at srcPtr lie strictly between lo and hi (compared in f64, as JavaScript compares them). */
+export function countBetween(srcPtr: usize, count: i32, lo: f64, hi: f64): i32 {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const v = <f64>load<f32>(srcPtr + (<usize>i << 2));
+    n += i32(v > lo && v < hi);
+  }
+  return n;
+}
+
+/**
+ * Per pixel, each of `frames` planes of `count` f32 weights (one after another at weightsPtr,
+ * `stride` bytes apart) divided by their sum (0 where it is 0), in place, in f32 as
+ * hdr/fusion.ts's normalise was; sumPtr is scratch for count f32. count is rounded up to 4.
+ */
+export function normaliseWeights(weightsPtr: usize, frames: i32, stride: usize, count: i32, sumPtr: usize): void {
+  const zero = f32x4.splat(0);
+  const one = f32x4.splat(1);
+  for (let i = 0; i < count; i += 4) {
+    const o = <usize>i << 2;
+    let sum = zero;
+    for (let k = 0; k < frames; k++) sum = f32x4.add(sum, v128.load(weightsPtr + <usize>k * stride + o));
+    v128.store(sumPtr + o, v128.bitselect(f32x4.div(one, sum), zero, f32x4.gt(sum, zero)));
+  }
+  for (let k = 0; k < frames; k++) {
+    const plane = weightsPtr + <usize>k * stride;
+    for (let i = 0; i < count; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(plane + o, f32x4.mul(v128.load(plane + o), v128.load(sumPtr + o)));
+    }
+  }
+}
