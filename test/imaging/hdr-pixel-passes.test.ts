@@ -109,7 +109,9 @@ test('weights normalised by the kernel are each frame share of their sum, 0 wher
     const expected = weights.map((w) => w.map((v, p) => (p % 7 === 0 ? 0 : v / (weights[0]![p]! + weights[1]![p]! + weights[2]![p]!))));
     normalise(weights);
     weights.forEach((w, k) => {
-      w.forEach((v, p) => assert.ok(Math.abs(v - expected[k]![p]!) <= 1e-6, `frame ${k} pixel ${p} of ${count}: ${v} vs ${expected[k]![p]}`));
+      w.forEach((v, p) => {
+        assert.ok(Math.abs(v - expected[k]![p]!) <= 1e-6, `frame ${k} pixel ${p} of ${count}: ${v} vs ${expected[k]![p]}`);
+      });
     });
   }
 });
