@@ -39,6 +39,7 @@ export interface ToolKernels {
   blockMeanRows(src: number, width: number, height: number, factor: number, by0: number, by1: number, out: number): void;
   countBetween(src: number, count: number, lo: number, hi: number): number;
   normaliseWeights(weights: number, frames: number, stride: number, count: number, sum: number): void;
+  sampleHistogram(src: number, rows: number, width: number, step: number, bins: number, hist: number): void;
   reducePlane(src: number, width: number, height: number, row0: number, y2a: number, y2b: number, row: number, out: number): void;
   addBandRows(sum: number, weight: number, weightHalf: number, fine: number, width: number, y0: number, y1: number, coarse: number, wc: number, hc: number, row0: number, vert: number, row: number, weightRow: number): void;
   addExpanded(data: number, width: number, height: number, coarse: number, wc: number, hc: number, vert: number, row: number): void;

@@ -64,19 +64,23 @@ const QUANTILE_SAMPLES = 1 << 16;
 
 /** Bins of the quantiles' histogram over 0..1. */
 const QUANTILE_BINS = 4096;
-/** The histogram quantilesIn fills, one per thread: it is called hundreds of times a merge. */
-const quantileHistogram = new Uint32Array(QUANTILE_BINS);
 
-/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values. */
+/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows). */
 export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
   const bins = QUANTILE_BINS;
-  const hist = quantileHistogram.fill(0);
-  const src = plane.data;
   const step = Math.max(1, Math.ceil(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
-  let total = 0;
-  for (let y = box.y; y < box.y + box.height; y += step) {
-    for (let i = y * plane.width + box.x, end = i + box.width; i < end; i += step, total++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;
+  const rows = Math.ceil(box.height / step);
+  const k = toolKernels();
+  const l = arena({ src: 4 * rows * box.width, hist: 4 * bins });
+  reserve(k, l.end);
+  const src = new Float32Array(k.memory.buffer, l.src, rows * box.width);
+  for (let r = 0; r < rows; r++) {
+    const from = (box.y + r * step) * plane.width + box.x;
+    src.set(plane.data.subarray(from, from + box.width), r * box.width);
   }
+  k.sampleHistogram(l.src, rows, box.width, step, bins, l.hist);
+  const hist = new Uint32Array(k.memory.buffer, l.hist, bins);
+  const total = rows * Math.ceil(box.width / step);
   // One pass up the cumulative histogram serves every fraction.
   let b = 0;
   let seen = hist[0]!;

@@ -841,3 +841,20 @@ export function normaliseWeights(weightsPtr: usize, frames: i32, stride: usize, 
     }
   }
 }
+
+/**
+ * Histogram over 0..1 (bins u32 at histPtr, cleared first) of every step-th value of `rows`
+ * rows of `width` f32 at srcPtr, as hdr/luma.ts's quantilesIn bins them: value × bins
+ * truncated, the last bin taking 1 and above.
+ */
+export function sampleHistogram(srcPtr: usize, rows: i32, width: i32, step: i32, bins: i32, histPtr: usize): void {
+  memory.fill(histPtr, 0, <usize>bins << 2);
+  for (let y = 0; y < rows; y++) {
+    const row = srcPtr + ((<usize>y * <usize>width) << 2);
+    for (let x = 0; x < width; x += step) {
+      const b = <i32>(<f64>load<f32>(row + (<usize>x << 2)) * <f64>bins);
+      const at = histPtr + (<usize>(b < bins - 1 ? b : bins - 1) << 2);
+      store<u32>(at, load<u32>(at) + 1);
+    }
+  }
+}
