@@ -124,6 +124,8 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   });
   // Started first: libvips downscales the photo for the sky on its own threads while the detectors below run here.
   const skyFound = options.skyReplacement ? skyPresence(image()) : null;
+  // Should a detector below throw, this promise is never awaited: its rejection must not go unhandled and end the thread.
+  skyFound?.catch(() => undefined);
   if (options.perspectiveCorrection) {
     const found = detectPerspective(image());
     settings.perspective = { vertical: found.vertical, horizontal: found.horizontal };

@@ -5,7 +5,7 @@ import { estimate } from '../../src/imaging/estimate.js';
 import { render } from '../../src/imaging/render.js';
 import { BUILT_IN_STYLES, defaultSettings } from '../../src/imaging/settings.js';
 import { featurePreview, photoFeatures } from '../../src/imaging/autoedit/features.js';
-import { confidence, guardedTargets, plausibleWhite } from '../../src/imaging/autoedit/guards.js';
+import { GUARDS, confidence, guardedTargets, plausibleWhite } from '../../src/imaging/autoedit/guards.js';
 import { predict } from '../../src/imaging/autoedit/model.js';
 import { settingsFromTargets } from '../../src/imaging/autoedit/targets.js';
 import type { Image16 } from '../../src/imaging/types.js';
@@ -115,6 +115,10 @@ describe('estimate', () => {
     assert.ok(Math.abs(guarded.exposure) < Math.abs(mean.exposure) && Math.abs(guarded.illuminantU) < Math.abs(mean.illuminantU));
     const raw = guardedTargets({ mean, spread: typical }, agreed, 0, true);
     assert.ok(Math.abs(raw.illuminantU - agreed.white * mean.illuminantU * 0.5) < 1e-9, 'a RAW halves the white correction: its as-shot white is the prior');
+    const looser = { ...GUARDS, spreadTolerance: { ...GUARDS.spreadTolerance, exposure: 2 * GUARDS.spreadTolerance.exposure } };
+    const loosened = confidence({ mean, spread: typical }, errors, looser);
+    const before = confidence({ mean, spread: typical }, errors);
+    assert.ok(loosened.exposure > before.exposure && loosened.white === before.white, "a part's own constants move only that part's confidence");
     assert.deepEqual(plausibleWhite(1500, 80), { temperature: 2200, tint: 30 });
   });
 

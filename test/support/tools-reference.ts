@@ -1,7 +1,8 @@
 /**
- * Straightforward double-precision versions of the tools' per-pixel passes (the colour
- * guided filter's coefficients and the fast guided filter's evaluation, the homography resampling, noise reduction's blend), to
- * check the WebAssembly kernels (kernels/tools.ts, single precision, SIMD) against.
+ * Straightforward double-precision versions of the tools' per-pixel passes (the box mean,
+ * the colour guided filter's coefficients and its full-size evaluation, the homography
+ * resampling, noise reduction's blend), to check the WebAssembly kernels (kernels/tools.ts,
+ * single precision, SIMD) against.
  */
 import type { GuidedCoefficients } from '../../src/imaging/filters/guided.js';
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
@@ -10,7 +11,7 @@ import type { Mat3 } from '../../src/imaging/matrix.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 /** Mean of each window (2·radius+1)², clipped at the borders, summed pixel by pixel in double precision. */
-function windowMeans(plane: Float64Array, width: number, height: number, radius: number): Float64Array {
+export function boxMeanReference(plane: Float64Array, width: number, height: number, radius: number): Float64Array {
   const out = new Float64Array(width * height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -32,7 +33,7 @@ function windowMeans(plane: Float64Array, width: number, height: number, radius:
 export function guidedCoefficientsReference(guide: Float32Array, p: Float32Array, width: number, height: number, radius: number, eps: number): GuidedCoefficients {
   const n = width * height;
   const planeOf = (f: (i: number) => number) =>
-    windowMeans(
+    boxMeanReference(
       Float64Array.from({ length: n }, (_, i) => f(i)),
       width,
       height,
@@ -65,8 +66,8 @@ export function guidedCoefficientsReference(guide: Float32Array, p: Float32Array
     }
     b[i] = rest;
   }
-  const meanA = a.map((plane) => windowMeans(plane, width, height, radius));
-  return { width, height, a: Float32Array.from({ length: n * 3 }, (_, j) => meanA[j % 3]![Math.floor(j / 3)]!), b: Float32Array.from(windowMeans(b, width, height, radius)) };
+  const meanA = a.map((plane) => boxMeanReference(plane, width, height, radius));
+  return { width, height, a: Float32Array.from({ length: n * 3 }, (_, j) => meanA[j % 3]![Math.floor(j / 3)]!), b: Float32Array.from(boxMeanReference(b, width, height, radius)) };
 }
 
 /** The fast guided filter's full-size output over the whole image: a, b upsampled bilinearly, a·I + b clamped to 0..1. */

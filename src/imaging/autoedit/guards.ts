@@ -1,9 +1,9 @@
 /**
  * Guards on the learned estimate, each a reason to correct less than the model says:
- * - confidence: a correction small against the model's error on unseen photos
- *   (cross-validated RMSE) is as likely noise as need, so it is shrunk towards none by
- *   p² / (p² + (noiseScale·RMSE)²) — this is what leaves good photos alone; and when the
- *   bagged models disagree (spread well above its typical value) the answer depends on
+ * - confidence, per part of the estimate: a correction small against the model's error on
+ *   unseen photos (cross-validated RMSE) is as likely noise as need, so it is shrunk towards
+ *   none by p² / (p² + (noiseScale·RMSE)²) — this is what leaves good photos alone; and when
+ *   the bagged models disagree (spread well above its typical value) the answer depends on
  *   which photos the model saw, so it is shrunk too;
  * - a scene dominated by one saturated colour keeps its colour: its white balance
  *   correction is shrunk, since such a scene and a strong cast look alike;
@@ -12,7 +12,8 @@
  * - the white must be a plausible light: near the Planckian locus (bounded tint) and
  *   within the range of real lights.
  * The constants were tuned on cross-validated renders of the fitting photos
- * (bench/tune-autoedit-guards.ts), never on held-out photos — except the dominance guard,
+ * (bench/tune-autoedit-guards.ts, which can give each part its own), never on held-out
+ * photos — except the dominance guard,
  * which that objective preferred off (8.09 against 8.22 with it): it is kept, acting only
  * from half the picture in one saturated hue, because a flower or a sky wrongly
  * neutralised is the failure users notice, and the fitting photos hold few such scenes.
@@ -22,11 +23,15 @@ import { clamp } from '../math.js';
 import type { LinearImage } from '../tone/preview.js';
 import type { Prediction, Target, TargetVector } from './model.js';
 
+/** The parts of an estimate that are shrunk as one. */
+export const PARTS = ['white', 'exposure', 'contrast', 'saturation', 'black'] as const;
+export type Part = (typeof PARTS)[number];
+
 export interface GuardConstants {
-  /** Multiple of the cross-validated RMSE below which a correction counts as noise. */
-  noiseScale: number;
-  /** Spread at which confidence is ½, as a multiple of the typical spread. */
-  spreadTolerance: number;
+  /** Per part, the multiple of the cross-validated RMSE below which a correction counts as noise. */
+  noiseScale: Record<Part, number>;
+  /** Per part, the spread at which confidence is ½, as a multiple of the typical spread. */
+  spreadTolerance: Record<Part, number>;
   /** Dominance (share of the picture in one saturated hue) where the white correction starts to shrink, and where it reaches its floor. */
   dominanceStart: number;
   dominanceFull: number;
@@ -36,7 +41,10 @@ export interface GuardConstants {
   rawPrior: number;
 }
 
-export const GUARDS: GuardConstants = { noiseScale: 0.4, spreadTolerance: 1, dominanceStart: 0.5, dominanceFull: 0.85, dominanceFloor: 0.4, rawPrior: 0.5 };
+const everyPart = (value: number) => Object.fromEntries(PARTS.map((part) => [part, value])) as Record<Part, number>;
+
+/** The same confidence constants for every part (per-part ones tuned for the 178-photo weights: docs/imaging-engine.md). */
+export const GUARDS: GuardConstants = { noiseScale: everyPart(0.4), spreadTolerance: everyPart(1), dominanceStart: 0.5, dominanceFull: 0.85, dominanceFloor: 0.4, rawPrior: 0.5 };
 
 /** Plausible lights: 2200..12000 K, tint within ±30. */
 export const WHITE_LIMITS = { minKelvin: 2200, maxKelvin: 12000, maxTint: 30 };
@@ -68,13 +76,7 @@ export function dominance(preview: LinearImage): number {
   return total > 0 ? Math.max(...counts) / total : 0;
 }
 
-export interface Confidence {
-  white: number;
-  exposure: number;
-  contrast: number;
-  saturation: number;
-  black: number;
-}
+export type Confidence = Record<Part, number>;
 
 /** What the model knows of its own errors, from cross-validation (weights.json). */
 export interface ModelErrors {
@@ -82,23 +84,23 @@ export interface ModelErrors {
   typicalSpread: TargetVector;
 }
 
-function confidenceOf(value: number, spread: number, rmse: number, typical: number, constants: GuardConstants): number {
-  const ratio = spread / Math.max(1e-9, typical * constants.spreadTolerance);
-  const noise = (constants.noiseScale * rmse) ** 2;
+function confidenceOf(part: Part, value: number, spread: number, rmse: number, typical: number, constants: GuardConstants): number {
+  const ratio = spread / Math.max(1e-9, typical * constants.spreadTolerance[part]);
+  const noise = (constants.noiseScale[part] * rmse) ** 2;
   return (value * value) / (value * value + noise + 1e-12) / (1 + ratio * ratio);
 }
 
 /** Confidence of each part of the estimate (0..1): signal against the model's error, and the bag's agreement. */
 export function confidence(prediction: Prediction, errors: ModelErrors, constants: GuardConstants = GUARDS): Confidence {
   const { mean, spread } = prediction;
-  const of = (t: Target) => confidenceOf(mean[t], spread[t], errors.rmse[t], errors.typicalSpread[t], constants);
+  const of = (part: Part, t: Target) => confidenceOf(part, mean[t], spread[t], errors.rmse[t], errors.typicalSpread[t], constants);
   const pair = (v: TargetVector) => Math.hypot(v.illuminantU, v.illuminantV);
   return {
-    white: confidenceOf(pair(mean), pair(spread), pair(errors.rmse), pair(errors.typicalSpread), constants),
-    exposure: of('exposure'),
-    contrast: of('logContrast'),
-    saturation: of('logSaturation'),
-    black: of('blackLift'),
+    white: confidenceOf('white', pair(mean), pair(spread), pair(errors.rmse), pair(errors.typicalSpread), constants),
+    exposure: of('exposure', 'exposure'),
+    contrast: of('contrast', 'logContrast'),
+    saturation: of('saturation', 'logSaturation'),
+    black: of('black', 'blackLift'),
   };
 }
 
