@@ -13,13 +13,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 import type { Image16, RgbImage } from './types.js';
-import { developRows, type DevelopPlan, type Samples } from './tone/pixel-pass.js';
-import { type LinearImage, linearPreview, linearPreviewRows, previewGrid } from './tone/preview.js';
 
 /** Below this many pixels, announcing and sharing cost more than they save. */
 const SHARED_MIN_PIXELS = 2_000_000;
-/** Rows per band: small enough to balance two or more threads, large enough to amortise a claim. */
-const BAND_ROWS = 64;
 /**
  * Jobs of fewer items run on their own thread: a helper that is slow to finish the one item it
  * took (a loaded machine gives it a fraction of a core) holds the owner up by a whole item.
@@ -140,8 +136,8 @@ function work(job: Job): number {
 // Node has had Atomics.waitAsync since 16; the compiler's ES2023 library does not declare it.
 const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: Promise<unknown> } }).waitAsync;
 
-/** Runs items 0..items-1 of a job, with the help of the other imaging threads; resolves when all are done. */
-async function runShared(kind: string, args: unknown, items: number): Promise<void> {
+/** Runs items 0..items-1 of a job of a registered kind (sharedWork), with the help of the other imaging threads, whether or not this thread shares its jobs; resolves when all are done. */
+export async function runShared(kind: string, args: unknown, items: number): Promise<void> {
   const job: Job = { kind, args, counter: new Int32Array(new SharedArrayBuffer(12)), items, sharedBytes: sharedBytesOf(args) };
   // Posted through this thread's own channel when it has one, which does not hear itself.
   const channel = helping ?? new BroadcastChannel(CHANNEL);
@@ -191,20 +187,6 @@ export function sharedUint16(length: number): Uint16Array {
   return new Uint16Array(new SharedArrayBuffer(length * 2));
 }
 
-interface DevelopJob {
-  plan: DevelopPlan;
-  src: Samples;
-  dst: Samples;
-  width: number;
-  height: number;
-}
-
-const developBand = (job: DevelopJob, band: number): void => {
-  const y0 = band * BAND_ROWS;
-  developRows(job.plan, job.src, job.dst, job.width, job.height, y0, Math.min(job.height, y0 + BAND_ROWS));
-};
-kinds.set('develop', developBand as ItemRunner);
-
 /** Whether an image of this many pixels goes to shared memory: this thread shares its jobs and the image is large enough to gain. */
 function sharesPixels(pixels: number): boolean {
   return sharing() && pixels >= SHARED_MIN_PIXELS;
@@ -222,7 +204,8 @@ export function shareableCopy(image: Image16): Uint16Array {
   return copy;
 }
 
-const isShared = (data: Samples): boolean => data.buffer instanceof SharedArrayBuffer;
+/** Whether the samples lie in shared memory, where other imaging threads can work on them. */
+export const isShared = (data: RgbImage['data']): boolean => data.buffer instanceof SharedArrayBuffer;
 
 /** Bytes of a memory page: writing one byte of each makes the kernel map the page. */
 const PAGE_BYTES = 4096;
@@ -240,7 +223,8 @@ export function sharedRoom8(pixels: number): Uint8Array | null {
   return room;
 }
 
-function sharedSamples(bits: 8 | 16, length: number): Samples {
+/** Room for `length` samples of `bits` bits in shared memory. */
+export function sharedSamples(bits: 8 | 16, length: number): RgbImage['data'] {
   sharedReachable(length * (bits / 8));
   return bits === 8 ? new Uint8Array(new SharedArrayBuffer(length)) : new Uint16Array(new SharedArrayBuffer(length * 2));
 }
@@ -254,49 +238,4 @@ export function shareable<I extends RgbImage>(image: I): I {
   const data = sharedSamples(image.data instanceof Uint8Array ? 8 : 16, image.data.length);
   data.set(image.data);
   return { ...image, data };
-}
-
-/**
- * The develop pass over an image into a new one of `depth` bits: in bands over the
- * imaging threads when the image's pixels are shared, in one go otherwise.
- */
-export async function developImage(plan: DevelopPlan, image: RgbImage, depth: 8 | 16): Promise<RgbImage> {
-  const { width, height } = image;
-  const src = shareable(image).data;
-  if (!isShared(src)) {
-    const dst = depth === 8 ? new Uint8Array(src.length) : new Uint16Array(src.length);
-    developRows(plan, src, dst, width, height, 0, height);
-    return { width, height, data: dst } as RgbImage;
-  }
-  const job: DevelopJob = { plan, src, dst: sharedSamples(depth, src.length), width, height };
-  await runShared('develop', job, Math.ceil(height / BAND_ROWS));
-  return { width, height, data: job.dst } as RgbImage;
-}
-
-interface PreviewJob {
-  image: RgbImage;
-  maxEdge: number;
-  out: Float32Array;
-  /** The preview's height. */
-  rows: number;
-}
-
-/** Preview rows per item: a 512-pixel preview of an 18 MP photo is 40 items. */
-const PREVIEW_ROWS = 8;
-
-const previewBands = sharedWork('linear-preview', (job: PreviewJob, item: number) => {
-  linearPreviewRows(job.image, job.maxEdge, job.out, item * PREVIEW_ROWS, Math.min(job.rows, (item + 1) * PREVIEW_ROWS));
-});
-
-/**
- * linearPreview, the same numbers, in bands of rows over the imaging threads when the
- * image's pixels are shared (a full-resolution read each time: the estimate's and the
- * develop plan's previews were a photo's longest passes on one thread); in one go otherwise.
- */
-export async function sharedLinearPreview(image: RgbImage, maxEdge: number): Promise<LinearImage> {
-  if (!isShared(image.data)) return linearPreview(image, maxEdge);
-  const grid = previewGrid(image.width, image.height, maxEdge);
-  const out = sharedFloat32(grid.width * grid.height * 3);
-  await previewBands({ image, maxEdge, out, rows: grid.height }, Math.ceil(grid.height / PREVIEW_ROWS));
-  return { width: grid.width, height: grid.height, data: out };
 }

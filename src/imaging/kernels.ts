@@ -32,6 +32,14 @@ export interface ToolKernels {
   widenRows(src: number, dst: number, count: number): void;
   thresholdBitmaps(src: number, rows: number, words: number, width: number, t0: number, t1: number, t2: number, exclusion: number, out: number): void;
   mismatchCounts(ref: number, words: number, height: number, mov: number, movWords: number, reach: number, scratch: number, counts: number): void;
+  lumaPixels(src: number, count: number, out: number): void;
+  halfRows(src: number, luma: number, width: number, height: number, by0: number, by1: number, w2: number, rgb: number, halfLuma: number): void;
+  qualityRows(rgb: number, luma: number, width: number, height: number, lumaRow0: number, y0: number, y1: number, lut: number, lutSize: number, floor: number, epsilon: number, out: number): void;
+  chromaPixels(rgb: number, luma: number, count: number, offset: number, cb: number, cr: number): void;
+  blockMeanRows(src: number, width: number, height: number, factor: number, by0: number, by1: number, out: number): void;
+  countBetween(src: number, count: number, lo: number, hi: number): number;
+  normaliseWeights(weights: number, frames: number, stride: number, count: number, sum: number): void;
+  sampleHistogram(src: number, rows: number, width: number, step: number, bins: number, hist: number): void;
   reducePlane(src: number, width: number, height: number, row0: number, y2a: number, y2b: number, row: number, out: number): void;
   addBandRows(sum: number, weight: number, weightHalf: number, fine: number, width: number, y0: number, y1: number, coarse: number, wc: number, hc: number, row0: number, vert: number, row: number, weightRow: number): void;
   addExpanded(data: number, width: number, height: number, coarse: number, wc: number, hc: number, vert: number, row: number): void;

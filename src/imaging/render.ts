@@ -29,7 +29,8 @@ import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
 import { developPreviewEdge, planDevelop } from './tone/pixel-pass.js';
-import { developImage, shareable, sharedLinearPreview } from './bands.js';
+import { shareable } from './bands.js';
+import { developImage, sharedLinearPreview } from './tone/shared-passes.js';
 import type { Image16, RgbImage } from './types.js';
 
 /** What some settings need beyond the image. */

@@ -57,19 +57,22 @@ test('mismatchCounts counts the disagreeing considered bits at every move, whate
 
 test('quantilesIn reads ascending fractions off one histogram as a sorted sample would give them', () => {
   const next = randoms(7);
-  const width = 320;
-  const height = 300;
-  // Values bunched towards black, as a dark frame's luma is, plus a clipped patch at 1.
-  const data = Float32Array.from({ length: width * height }, (_, i) => (i % width > 290 ? 1 : next() ** 3));
-  const box = { x: 10, y: 5, width: 300, height: 290 };
-  const fractions = [0, 0.25, 0.5, 0.75, 0.99, 1] as const;
-  const got = quantilesIn({ width, height, data }, box, fractions);
-  // The box holds more than the 65536 pixels read at most: every second pixel of every second row.
-  const sample: number[] = [];
-  for (let y = box.y; y < box.y + box.height; y += 2) for (let x = box.x; x < box.x + box.width; x += 2) sample.push(data[y * width + x]!);
-  sample.sort((a, b) => a - b);
-  fractions.forEach((fraction, i) => {
-    const value = sample[Math.max(0, Math.ceil(fraction * sample.length) - 1)]!;
-    assert.ok(Math.abs(got[i]! - value) <= 1 / 4096, `fraction ${fraction}: ${got[i]} vs ${value}`);
-  });
+  // Boxes of more than the 65536 pixels read at most: every second, then every third pixel of every second, third row.
+  const cases = [
+    { width: 320, height: 300, box: { x: 10, y: 5, width: 300, height: 290 }, step: 2 },
+    { width: 611, height: 457, box: { x: 3, y: 2, width: 601, height: 451 }, step: 3 },
+  ];
+  for (const { width, height, box, step } of cases) {
+    // Values bunched towards black, as a dark frame's luma is, plus a clipped patch at 1.
+    const data = Float32Array.from({ length: width * height }, (_, i) => (i % width > width - 30 ? 1 : next() ** 3));
+    const fractions = [0, 0.25, 0.5, 0.75, 0.99, 1] as const;
+    const got = quantilesIn({ width, height, data }, box, fractions);
+    const sample: number[] = [];
+    for (let y = box.y; y < box.y + box.height; y += step) for (let x = box.x; x < box.x + box.width; x += step) sample.push(data[y * width + x]!);
+    sample.sort((a, b) => a - b);
+    fractions.forEach((fraction, i) => {
+      const value = sample[Math.max(0, Math.ceil(fraction * sample.length) - 1)]!;
+      assert.ok(Math.abs(got[i]! - value) <= 1 / 4096, `${box.width}x${box.height} fraction ${fraction}: ${got[i]} vs ${value}`);
+    });
+  }
 });

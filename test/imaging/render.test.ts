@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { render } from '../../src/imaging/render.js';
 import { bandHelpers } from '../support/band-helpers.js';
 import { developRows, planDevelop } from '../../src/imaging/tone/pixel-pass.js';
-import { developImage } from '../../src/imaging/bands.js';
+import { developImage } from '../../src/imaging/tone/shared-passes.js';
 import { defaultSettings, type DevelopSettings } from '../../src/imaging/settings.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { shareJobs, sharedLinearPreview } from '../../src/imaging/bands.js';
+import { shareJobs } from '../../src/imaging/bands.js';
+import { sharedLinearPreview } from '../../src/imaging/tone/shared-passes.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import { linearPreview } from '../../src/imaging/tone/preview.js';
 import type { RgbImage } from '../../src/imaging/types.js';

@@ -219,12 +219,11 @@ const GRID = 4;
 /** Share of the plane's pixels neither near black nor near white: where a window has structure to align. */
 function usableShare(plane: Plane): number {
   const { data } = plane;
-  let n = 0;
-  for (let i = 0; i < data.length; i++) {
-    const v = data[i]!;
-    n += v > 0.04 && v < 0.96 ? 1 : 0;
-  }
-  return n / data.length;
+  const k = toolKernels();
+  const l = arena({ src: 4 * data.length });
+  reserve(k, l.end);
+  new Float32Array(k.memory.buffer, l.src, data.length).set(data);
+  return k.countBetween(l.src, data.length, 0.04, 0.96) / data.length;
 }
 
 /** Largest residual (px) of a window's move against the fitted roll; windows beyond it are dropped as mismatched, the worst first. */

@@ -2,7 +2,7 @@ import { sharedFloat32, sharedUint16 } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
 import type { Plane } from './luma.js';
-import { addWeightedBand, collapsePyramid, expansionRows, gaussianPyramid, levelCount } from './pyramid.js';
+import { addWeightedBand, CHUNK_ROWS, collapsePyramid, expansionRows, gaussianPyramid, levelCount } from './pyramid.js';
 
 /**
  * Sums over frames of weighted Laplacian bands, per level: luma from full size, the colour
@@ -27,26 +27,22 @@ export function emptyHalfFrame(width: number, height: number): HalfFrame {
   return { image: { width: w2, height: h2, data: sharedUint16(w2 * h2 * 3) }, luma: { width: w2, height: h2, data: sharedFloat32(w2 * h2) } };
 }
 
-/** Fills `into` (from emptyHalfFrame) with the frame at half size. */
+/** Fills `into` (from emptyHalfFrame) with the frame at half size (halfRows in the WebAssembly kernels, CHUNK_ROWS half rows at a time). */
 export function halfFrame(image: Image16, luma: Plane, into: HalfFrame): void {
   const { width, height, data } = image;
-  const y = luma.data;
   const w2 = into.luma.width;
   const h2 = into.luma.height;
-  const rgb = into.image.data;
-  const l2 = into.luma.data;
-  for (let by = 0; by < h2; by++) {
-    // An odd last row or column pairs with itself, which averages the same pixels.
-    const r0 = 2 * by * width;
-    const r1 = Math.min(height - 1, 2 * by + 1) * width;
-    for (let bx = 0, o = by * w2; bx < w2; bx++, o++) {
-      const a = r0 + 2 * bx;
-      const b = a + (2 * bx + 1 < width ? 1 : 0);
-      const c = r1 + 2 * bx;
-      const d = c + (b - a);
-      l2[o] = (y[a]! + y[b]! + y[c]! + y[d]!) * 0.25;
-      for (let k = 0; k < 3; k++) rgb[o * 3 + k] = (data[3 * a + k]! + data[3 * b + k]! + data[3 * c + k]! + data[3 * d + k]! + 2) >> 2;
-    }
+  const k = toolKernels();
+  const l = arena({ src: 12 * CHUNK_ROWS * width, luma: 8 * CHUNK_ROWS * width, rgb: 6 * CHUNK_ROWS * w2, halfLuma: 4 * CHUNK_ROWS * w2 });
+  reserve(k, l.end);
+  for (let by0 = 0; by0 < h2; by0 += CHUNK_ROWS) {
+    const by1 = Math.min(h2, by0 + CHUNK_ROWS);
+    const rows = Math.min(height, 2 * by1) - 2 * by0;
+    new Uint16Array(k.memory.buffer, l.src, 3 * rows * width).set(data.subarray(3 * 2 * by0 * width, 3 * (2 * by0 + rows) * width));
+    new Float32Array(k.memory.buffer, l.luma, rows * width).set(luma.data.subarray(2 * by0 * width, (2 * by0 + rows) * width));
+    k.halfRows(l.src, l.luma, width, height, by0, by1, w2, l.rgb, l.halfLuma);
+    into.image.data.set(new Uint16Array(k.memory.buffer, l.rgb, 3 * (by1 - by0) * w2), 3 * by0 * w2);
+    into.luma.data.set(new Float32Array(k.memory.buffer, l.halfLuma, (by1 - by0) * w2), by0 * w2);
   }
 }
 
@@ -67,18 +63,24 @@ const CHROMA_LUMA_OFFSET = 0.1;
 /**
  * Colour of a half-size frame relative to its luma, (B - Y) / (Y + CHROMA_LUMA_OFFSET) and
  * (R - Y) / (Y + CHROMA_LUMA_OFFSET), blended at half resolution: all that 4:2:0 JPEG outputs
- * keep anyway.
+ * keep anyway (chromaPixels in the WebAssembly kernels, CHUNK_ROWS rows at a time).
  */
-function chromaOf(half: HalfFrame): [Plane, Plane] {
+export function chromaOf(half: HalfFrame): [Plane, Plane] {
   const { width, height, data } = half.image;
-  const y = half.luma.data;
-  const cb = new Float32Array(width * height);
-  const cr = new Float32Array(width * height);
-  const k = 1 / 65535;
-  for (let p = 0, j = 0; p < cb.length; p++, j += 3) {
-    const s = 1 / (y[p]! + CHROMA_LUMA_OFFSET);
-    cb[p] = (data[j + 2]! * k - y[p]!) * s;
-    cr[p] = (data[j]! * k - y[p]!) * s;
+  const n = width * height;
+  const cb = new Float32Array(n);
+  const cr = new Float32Array(n);
+  const chunk = CHUNK_ROWS * width;
+  const k = toolKernels();
+  const l = arena({ rgb: 6 * chunk, luma: 4 * chunk, cb: 4 * chunk, cr: 4 * chunk });
+  reserve(k, l.end);
+  for (let p0 = 0; p0 < n; p0 += chunk) {
+    const p1 = Math.min(n, p0 + chunk);
+    new Uint16Array(k.memory.buffer, l.rgb, 3 * (p1 - p0)).set(data.subarray(3 * p0, 3 * p1));
+    new Float32Array(k.memory.buffer, l.luma, p1 - p0).set(half.luma.data.subarray(p0, p1));
+    k.chromaPixels(l.rgb, l.luma, p1 - p0, CHROMA_LUMA_OFFSET, l.cb, l.cr);
+    cb.set(new Float32Array(k.memory.buffer, l.cb, p1 - p0), p0);
+    cr.set(new Float32Array(k.memory.buffer, l.cr, p1 - p0), p0);
   }
   return [
     { width, height, data: cb },

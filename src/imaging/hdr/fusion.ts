@@ -1,4 +1,5 @@
 import { sharedFloat32, sharedUint16, sharedWork, spreads } from '../bands.js';
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
 import { addBands, type BlendedBands, blendFrame, collapseChannel, emptyBands, emptyHalfFrame, type HalfFrame, halfFrame, toRgbRows } from './blend.js';
 import type { Plane } from './luma.js';
@@ -7,18 +8,25 @@ import { qualityWeights } from './weights.js';
 /** Rows per band of the final conversion to RGB. */
 const BAND_ROWS = 64;
 
-/** Per pixel, each frame's share of the total, in place. */
-function normalise(weights: Float32Array[]): void {
+/** Pixels per call of normaliseWeights. */
+const NORMALISE_CHUNK = 1 << 15;
+
+/** Per pixel, each frame's share of the total, in place (normaliseWeights in the WebAssembly kernels). */
+export function normalise(weights: Float32Array[]): void {
   const n = weights[0]!.length;
-  const sum = new Float32Array(n);
-  for (let k = 0; k < weights.length; k++) {
-    const w = weights[k]!;
-    for (let p = 0; p < n; p++) sum[p] = sum[p]! + w[p]!;
-  }
-  for (let p = 0; p < n; p++) sum[p] = sum[p]! > 0 ? 1 / sum[p]! : 0;
-  for (let k = 0; k < weights.length; k++) {
-    const w = weights[k]!;
-    for (let p = 0; p < n; p++) w[p] = w[p]! * sum[p]!;
+  const k = toolKernels();
+  const stride = 4 * NORMALISE_CHUNK + 16;
+  const l = arena({ weights: stride * weights.length, sum: 4 * NORMALISE_CHUNK });
+  reserve(k, l.end);
+  for (let p0 = 0; p0 < n; p0 += NORMALISE_CHUNK) {
+    const p1 = Math.min(n, p0 + NORMALISE_CHUNK);
+    weights.forEach((w, f) => {
+      new Float32Array(k.memory.buffer, l.weights + f * stride, p1 - p0).set(w.subarray(p0, p1));
+    });
+    k.normaliseWeights(l.weights, weights.length, stride, p1 - p0, l.sum);
+    weights.forEach((w, f) => {
+      w.set(new Float32Array(k.memory.buffer, l.weights + f * stride, p1 - p0), p0);
+    });
   }
 }
 

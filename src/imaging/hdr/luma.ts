@@ -1,4 +1,8 @@
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Box, Image16 } from '../types.js';
+
+/** Pixels per call of the luma kernel: its memory holds chunks of a frame, not whole ones. */
+const LUMA_CHUNK = 1 << 16;
 
 /** A single-channel float image, row-major. */
 export interface Plane {
@@ -17,39 +21,40 @@ export function lumaOf(image: Image16): Plane {
   return lumaInto(image, new Float32Array(image.width * image.height));
 }
 
-/** lumaOf into the given array. */
+/** lumaOf into the given array (lumaPixels in the WebAssembly kernels: the same values, optimised from a fresh process's first call). */
 export function lumaInto(image: Image16, out: Float32Array): Plane {
   const { width, height, data } = image;
-  for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = lumaAt(data, j);
+  const k = toolKernels();
+  const l = arena({ src: 6 * LUMA_CHUNK, out: 4 * LUMA_CHUNK });
+  reserve(k, l.end);
+  for (let p0 = 0; p0 < out.length; p0 += LUMA_CHUNK) {
+    const p1 = Math.min(out.length, p0 + LUMA_CHUNK);
+    new Uint16Array(k.memory.buffer, l.src, 3 * (p1 - p0)).set(data.subarray(3 * p0, 3 * p1));
+    k.lumaPixels(l.src, p1 - p0, l.out);
+    out.set(new Float32Array(k.memory.buffer, l.out, p1 - p0), p0);
+  }
   return { width, height, data: out };
 }
 
-/** Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over what they hold). */
+/** Output rows of blockMean per kernel call. */
+const BLOCK_ROWS = 64;
+
+/** Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over what they hold; blockMeanRows in the WebAssembly kernels). */
 export function blockMean(plane: Plane, factor: number): Plane {
   if (factor === 1) return plane;
   const { width: w, height: h, data: src } = plane;
   const width = Math.ceil(w / factor);
   const height = Math.ceil(h / factor);
   const out = new Float32Array(width * height);
-  if (factor === 2 && w % 2 === 0 && h % 2 === 0) {
-    // The common case (halving an even-sized plane), without the general loop's overhead.
-    for (let by = 0; by < height; by++) {
-      const a = 2 * by * w;
-      const b = a + w;
-      for (let bx = 0, o = by * width, i = 0; bx < width; bx++, o++, i += 2) out[o] = (src[a + i]! + src[a + i + 1]! + src[b + i]! + src[b + i + 1]!) * 0.25;
-    }
-    return { width, height, data: out };
-  }
-  for (let by = 0; by < height; by++) {
-    const y0 = by * factor;
-    const y1 = Math.min(h, y0 + factor);
-    for (let bx = 0; bx < width; bx++) {
-      const x0 = bx * factor;
-      const x1 = Math.min(w, x0 + factor);
-      let sum = 0;
-      for (let y = y0; y < y1; y++) for (let i = y * w + x0, end = y * w + x1; i < end; i++) sum += src[i]!;
-      out[by * width + bx] = sum / ((y1 - y0) * (x1 - x0));
-    }
+  const k = toolKernels();
+  const l = arena({ src: 4 * BLOCK_ROWS * factor * w, out: 4 * BLOCK_ROWS * width });
+  reserve(k, l.end);
+  for (let by0 = 0; by0 < height; by0 += BLOCK_ROWS) {
+    const by1 = Math.min(height, by0 + BLOCK_ROWS);
+    const rows = src.subarray(by0 * factor * w, Math.min(h, by1 * factor) * w);
+    new Float32Array(k.memory.buffer, l.src, rows.length).set(rows);
+    k.blockMeanRows(l.src, w, h, factor, by0, by1, l.out);
+    out.set(new Float32Array(k.memory.buffer, l.out, (by1 - by0) * width), by0 * width);
   }
   return { width, height, data: out };
 }
@@ -59,19 +64,23 @@ const QUANTILE_SAMPLES = 1 << 16;
 
 /** Bins of the quantiles' histogram over 0..1. */
 const QUANTILE_BINS = 4096;
-/** The histogram quantilesIn fills, one per thread: it is called hundreds of times a merge. */
-const quantileHistogram = new Uint32Array(QUANTILE_BINS);
 
-/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values. */
+/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows). */
 export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
   const bins = QUANTILE_BINS;
-  const hist = quantileHistogram.fill(0);
-  const src = plane.data;
   const step = Math.max(1, Math.ceil(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
-  let total = 0;
-  for (let y = box.y; y < box.y + box.height; y += step) {
-    for (let i = y * plane.width + box.x, end = i + box.width; i < end; i += step, total++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;
+  const rows = Math.ceil(box.height / step);
+  const k = toolKernels();
+  const l = arena({ src: 4 * rows * box.width, hist: 4 * bins });
+  reserve(k, l.end);
+  const src = new Float32Array(k.memory.buffer, l.src, rows * box.width);
+  for (let r = 0; r < rows; r++) {
+    const from = (box.y + r * step) * plane.width + box.x;
+    src.set(plane.data.subarray(from, from + box.width), r * box.width);
   }
+  k.sampleHistogram(l.src, rows, box.width, step, bins, l.hist);
+  const hist = new Uint32Array(k.memory.buffer, l.hist, bins);
+  const total = rows * Math.ceil(box.width / step);
   // One pass up the cumulative histogram serves every fraction.
   let b = 0;
   let seen = hist[0]!;

@@ -1,5 +1,7 @@
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
 import type { Plane } from './luma.js';
+import { CHUNK_ROWS } from './pyramid.js';
 
 /** Keeps a pixel's weight positive where a frame is flat or grey, as Mertens et al.'s 1e-12 does. */
 const EPSILON = 1e-12;
@@ -19,7 +21,6 @@ let exposednessLut: Float32Array | null = null;
 
 /** Entries of the well-exposedness table over luma 0..1: small enough to stay in L1. */
 const LUT_SIZE = 1024;
-const LUT_MAX = LUT_SIZE - 1;
 
 /** exp(-(v - 0.5)^2 / 2 sigma^2) over LUT_SIZE steps of luma, so the per-pixel term is one lookup. */
 function exposedness(): Float32Array {
@@ -42,32 +43,23 @@ function exposedness(): Float32Array {
  * as badly exposed in the frame that shows it best and takes its colour from a paler frame; on
  * four JPEG brackets of the fitting side MEF-SSIM rose on all (mean 0.9836 → 0.9867) and spurious
  * chroma fell on three. Higher powers of contrast or a wider exposure curve score higher on
- * MEF-SSIM but pick sensor noise from the dark frames.
+ * MEF-SSIM but pick sensor noise from the dark frames. qualityRows in the WebAssembly kernels,
+ * CHUNK_ROWS rows at a time.
  */
 export function qualityWeights(frame: Image16, luma: Plane, out: Float32Array): void {
   const { width, height, data } = frame;
-  const grey = luma.data;
-  const lut = exposedness();
-  // Constants multiplied, not divided: a division per pixel costs as much as the rest of the loop.
-  const third = 1 / 3;
-  const k = 1 / 65535;
-  for (let y = 0; y < height; y++) {
-    const up = Math.max(0, y - 1) * width;
-    const down = Math.min(height - 1, y + 1) * width;
-    const row = y * width;
-    for (let x = 0; x < width; x++) {
-      const i = row + x;
-      const g = grey[i]!;
-      const left = grey[x > 0 ? i - 1 : i]!;
-      const right = grey[x < width - 1 ? i + 1 : i]!;
-      const contrast = Math.abs(left + right + grey[up + x]! + grey[down + x]! - 4 * g);
-      const j = i * 3;
-      const r = data[j]!;
-      const gr = data[j + 1]!;
-      const b = data[j + 2]!;
-      const mean = (r + gr + b) * third;
-      const saturation = Math.sqrt(((r - mean) * (r - mean) + (gr - mean) * (gr - mean) + (b - mean) * (b - mean)) * third) * k;
-      out[i] = contrast * (saturation + SATURATION_FLOOR) * lut[Math.min(LUT_MAX, (g * LUT_SIZE) | 0)]! + EPSILON;
-    }
+  const k = toolKernels();
+  // Each chunk's luma rows reach one row beyond it either side.
+  const l = arena({ lut: 4 * LUT_SIZE, rgb: 6 * CHUNK_ROWS * width, luma: 4 * (CHUNK_ROWS + 2) * width, out: 4 * CHUNK_ROWS * width });
+  reserve(k, l.end);
+  new Float32Array(k.memory.buffer, l.lut, LUT_SIZE).set(exposedness());
+  for (let y0 = 0; y0 < height; y0 += CHUNK_ROWS) {
+    const y1 = Math.min(height, y0 + CHUNK_ROWS);
+    const lumaRow0 = Math.max(0, y0 - 1);
+    const lumaRow1 = Math.min(height, y1 + 1);
+    new Uint16Array(k.memory.buffer, l.rgb, 3 * (y1 - y0) * width).set(data.subarray(3 * y0 * width, 3 * y1 * width));
+    new Float32Array(k.memory.buffer, l.luma, (lumaRow1 - lumaRow0) * width).set(luma.data.subarray(lumaRow0 * width, lumaRow1 * width));
+    k.qualityRows(l.rgb, l.luma, width, height, lumaRow0, y0, y1, l.lut, LUT_SIZE, SATURATION_FLOOR, EPSILON, l.out);
+    out.set(new Float32Array(k.memory.buffer, l.out, (y1 - y0) * width), y0 * width);
   }
 }

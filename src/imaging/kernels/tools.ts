@@ -10,9 +10,10 @@
  * the guided filter's solve (filters/guided.ts); resampleRows is
  * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
  * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts);
- * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); reducePlane,
- * addBandRows and addExpanded are HDR fusion's pyramid passes (hdr/pyramid.ts), fusedRgbRows
- * its conversion to RGB (hdr/blend.ts).
+ * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); lumaPixels,
+ * halfRows, qualityRows and chromaPixels are HDR fusion's per-pixel passes before its pyramids
+ * (hdr/luma.ts, hdr/blend.ts, hdr/weights.ts); reducePlane, addBandRows and addExpanded are its
+ * pyramid passes (hdr/pyramid.ts), fusedRgbRows its conversion to RGB (hdr/blend.ts).
  */
 
 @inline function lo(a: f32, b: f32): f32 {
@@ -719,6 +720,174 @@ export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coars
         store<u16>(p, <u16>i32x4.extract_lane(cg, 3), 20);
         store<u16>(p, <u16>i32x4.extract_lane(cb, 3), 22);
       }
+    }
+  }
+}
+
+/**
+ * HDR's per-pixel passes before the pyramids (hdr/luma.ts, hdr/blend.ts, hdr/weights.ts),
+ * computed in f64 and stored as f32 exactly as their JavaScript formulas are, so the planes
+ * are the same to the bit; here they run optimised from a fresh process's first call.
+ */
+
+/** Rec. 601 luma, 0..1, of `count` 16-bit RGB pixels at srcPtr, into outPtr (f32). */
+export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize): void {
+  const k: f64 = 1.0 / 65535.0;
+  for (let i = 0; i < count; i++) {
+    const p = srcPtr + <usize>i * 6;
+    const v = 0.299 * <f64>load<u16>(p) + 0.587 * <f64>load<u16>(p, 2) + 0.114 * <f64>load<u16>(p, 4);
+    store<f32>(outPtr + (<usize>i << 2), <f32>(v * k));
+  }
+}
+
+/**
+ * Rows by0..by1 − 1 of a frame at half size, 2 × 2 means (an odd last row or column pairs with
+ * itself): srcPtr holds the frame's 16-bit RGB rows and lumaPtr its f32 luma rows from 2 by0 on
+ * (width × height in all); rgbPtr (rounded 16-bit means) and halfLumaPtr receive w2 a row from by0.
+ */
+export function halfRows(srcPtr: usize, lumaPtr: usize, width: i32, height: i32, by0: i32, by1: i32, w2: i32, rgbPtr: usize, halfLumaPtr: usize): void {
+  const row0 = 2 * by0;
+  for (let by = by0; by < by1; by++) {
+    const r0 = <usize>(2 * by - row0) * <usize>width;
+    const r1 = <usize>((2 * by + 1 < height ? 2 * by + 1 : height - 1) - row0) * <usize>width;
+    for (let bx = 0; bx < w2; bx++) {
+      const o = <usize>(by - by0) * <usize>w2 + <usize>bx;
+      const a = r0 + 2 * <usize>bx;
+      const b = a + (2 * bx + 1 < width ? 1 : 0);
+      const c = r1 + 2 * <usize>bx;
+      const d = c + (b - a);
+      const sum = <f64>load<f32>(lumaPtr + (a << 2)) + <f64>load<f32>(lumaPtr + (b << 2)) + <f64>load<f32>(lumaPtr + (c << 2)) + <f64>load<f32>(lumaPtr + (d << 2));
+      store<f32>(halfLumaPtr + (o << 2), <f32>(sum * 0.25));
+      for (let ch: usize = 0; ch < 3; ch++) {
+        const s = <u32>load<u16>(srcPtr + ((3 * a + ch) << 1)) + <u32>load<u16>(srcPtr + ((3 * b + ch) << 1)) + <u32>load<u16>(srcPtr + ((3 * c + ch) << 1)) + <u32>load<u16>(srcPtr + ((3 * d + ch) << 1));
+        store<u16>(rgbPtr + ((3 * o + ch) << 1), <u16>((s + 2) >> 2));
+      }
+    }
+  }
+}
+
+/**
+ * Rows y0..y1 − 1 of Mertens et al.'s quality weights (hdr/weights.ts) of a width × height
+ * frame: rgbPtr holds its 16-bit RGB rows from y0, lumaPtr its f32 luma rows from lumaRow0 (at
+ * most y0 − 1, through y1, clamped to the frame); lutPtr the well-exposedness table (lutSize
+ * f32 over luma 0..1). outPtr receives the f32 weights of the rows.
+ */
+export function qualityRows(rgbPtr: usize, lumaPtr: usize, width: i32, height: i32, lumaRow0: i32, y0: i32, y1: i32, lutPtr: usize, lutSize: i32, floor: f64, epsilon: f64, outPtr: usize): void {
+  const third: f64 = 1.0 / 3.0;
+  const k: f64 = 1.0 / 65535.0;
+  const stride = <usize>width << 2;
+  for (let y = y0; y < y1; y++) {
+    const row = lumaPtr + <usize>(y - lumaRow0) * stride;
+    const above: i32 = y > 0 ? y - 1 : 0;
+    const below: i32 = y < height - 1 ? y + 1 : height - 1;
+    const up = lumaPtr + <usize>(above - lumaRow0) * stride;
+    const down = lumaPtr + <usize>(below - lumaRow0) * stride;
+    const at = <usize>(y - y0) * <usize>width;
+    for (let x = 0; x < width; x++) {
+      const o = <usize>x << 2;
+      const g = <f64>load<f32>(row + o);
+      const left = <f64>load<f32>(row + (x > 0 ? o - 4 : o));
+      const right = <f64>load<f32>(row + (x < width - 1 ? o + 4 : o));
+      const contrast = Math.abs(left + right + <f64>load<f32>(up + o) + <f64>load<f32>(down + o) - 4 * g);
+      const p = rgbPtr + (at + <usize>x) * 6;
+      const r = <f64>load<u16>(p);
+      const gr = <f64>load<u16>(p, 2);
+      const b = <f64>load<u16>(p, 4);
+      const mean = (r + gr + b) * third;
+      const saturation = Math.sqrt(((r - mean) * (r - mean) + (gr - mean) * (gr - mean) + (b - mean) * (b - mean)) * third) * k;
+      const bin = <i32>(g * <f64>lutSize);
+      const well = <f64>load<f32>(lutPtr + (<usize>(bin < lutSize - 1 ? bin : lutSize - 1) << 2));
+      store<f32>(outPtr + ((at + <usize>x) << 2), <f32>(contrast * (saturation + floor) * well + epsilon));
+    }
+  }
+}
+
+/**
+ * Colour relative to luma (hdr/blend.ts) of `count` pixels: (B − Y) / (Y + offset) into cbPtr
+ * and (R − Y) / (Y + offset) into crPtr (f32), from 16-bit RGB at rgbPtr and f32 luma at lumaPtr.
+ */
+export function chromaPixels(rgbPtr: usize, lumaPtr: usize, count: i32, offset: f64, cbPtr: usize, crPtr: usize): void {
+  const k: f64 = 1.0 / 65535.0;
+  for (let i = 0; i < count; i++) {
+    const y = <f64>load<f32>(lumaPtr + (<usize>i << 2));
+    const s = 1 / (y + offset);
+    const p = rgbPtr + <usize>i * 6;
+    store<f32>(cbPtr + (<usize>i << 2), <f32>((<f64>load<u16>(p, 4) * k - y) * s));
+    store<f32>(crPtr + (<usize>i << 2), <f32>((<f64>load<u16>(p) * k - y) * s));
+  }
+}
+
+/**
+ * Rows by0..by1 − 1 of the means of factor × factor blocks of an f32 plane (width × height;
+ * srcPtr holds its rows from by0 × factor on): partial blocks at the right and bottom edges are
+ * averaged over what they hold. Summed in f64 row by row, as hdr/luma.ts's blockMean was, into
+ * outPtr ((width + factor − 1) / factor a row, rows from by0).
+ */
+export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i32, by0: i32, by1: i32, outPtr: usize): void {
+  const outWidth = (width + factor - 1) / factor;
+  const row0 = by0 * factor;
+  for (let by = by0; by < by1; by++) {
+    const y0 = by * factor;
+    const y1 = y0 + factor < height ? y0 + factor : height;
+    for (let bx = 0; bx < outWidth; bx++) {
+      const x0 = bx * factor;
+      const x1 = x0 + factor < width ? x0 + factor : width;
+      let sum: f64 = 0;
+      for (let y = y0; y < y1; y++) {
+        const row = srcPtr + ((<usize>(y - row0) * <usize>width) << 2);
+        for (let x = x0; x < x1; x++) sum += <f64>load<f32>(row + (<usize>x << 2));
+      }
+      store<f32>(outPtr + ((<usize>(by - by0) * <usize>outWidth + <usize>bx) << 2), <f32>(sum / <f64>((y1 - y0) * (x1 - x0))));
+    }
+  }
+}
+
+/** How many of `count` f32 values at srcPtr lie strictly between lo and hi (compared in f64, as JavaScript compares them). */
+export function countBetween(srcPtr: usize, count: i32, lo: f64, hi: f64): i32 {
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const v = <f64>load<f32>(srcPtr + (<usize>i << 2));
+    n += i32(v > lo && v < hi);
+  }
+  return n;
+}
+
+/**
+ * Per pixel, each of `frames` planes of `count` f32 weights (one after another at weightsPtr,
+ * `stride` bytes apart) divided by their sum (0 where it is 0), in place, in f32 as
+ * hdr/fusion.ts's normalise was; sumPtr is scratch for count f32. count is rounded up to 4.
+ */
+export function normaliseWeights(weightsPtr: usize, frames: i32, stride: usize, count: i32, sumPtr: usize): void {
+  const zero = f32x4.splat(0);
+  const one = f32x4.splat(1);
+  for (let i = 0; i < count; i += 4) {
+    const o = <usize>i << 2;
+    let sum = zero;
+    for (let k = 0; k < frames; k++) sum = f32x4.add(sum, v128.load(weightsPtr + <usize>k * stride + o));
+    v128.store(sumPtr + o, v128.bitselect(f32x4.div(one, sum), zero, f32x4.gt(sum, zero)));
+  }
+  for (let k = 0; k < frames; k++) {
+    const plane = weightsPtr + <usize>k * stride;
+    for (let i = 0; i < count; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(plane + o, f32x4.mul(v128.load(plane + o), v128.load(sumPtr + o)));
+    }
+  }
+}
+
+/**
+ * Histogram over 0..1 (bins u32 at histPtr, cleared first) of every step-th value of `rows`
+ * rows of `width` f32 at srcPtr, as hdr/luma.ts's quantilesIn bins them: value × bins
+ * truncated, the last bin taking 1 and above.
+ */
+export function sampleHistogram(srcPtr: usize, rows: i32, width: i32, step: i32, bins: i32, histPtr: usize): void {
+  memory.fill(histPtr, 0, <usize>bins << 2);
+  for (let y = 0; y < rows; y++) {
+    const row = srcPtr + ((<usize>y * <usize>width) << 2);
+    for (let x = 0; x < width; x += step) {
+      const b = <i32>(<f64>load<f32>(row + (<usize>x << 2)) * <f64>bins);
+      const at = histPtr + (<usize>(b < bins - 1 ? b : bins - 1) << 2);
+      store<u32>(at, load<u32>(at) + 1);
     }
   }
 }

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { chromaOf, emptyHalfFrame, halfFrame } from '../../src/imaging/hdr/blend.js';
+import { normalise } from '../../src/imaging/hdr/fusion.js';
+import { blockMean, lumaInto, type Plane } from '../../src/imaging/hdr/luma.js';
+import { qualityWeights } from '../../src/imaging/hdr/weights.js';
+import { arena, reserve, toolKernels } from '../../src/imaging/kernels.js';
+import type { Image16 } from '../../src/imaging/types.js';
+
+/** Odd and even sides, 1-px planes, heights over the kernels' 64-row chunks, and one frame over the luma kernel's 65536-pixel chunk. */
+const SIZES = [
+  [1, 1],
+  [2, 3],
+  [5, 1],
+  [7, 5],
+  [33, 18],
+  [9, 150],
+  [67, 131],
+  [301, 223],
+] as const;
+
+/** A reproducible pseudo-random frame, with clipped black and white pixels among the others. */
+function frame(width: number, height: number, seed: number): Image16 {
+  let s = seed;
+  const data = new Uint16Array(width * height * 3).map(() => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    const v = Math.floor((s / 2147483648) * 70000) - 2000;
+    return Math.min(65535, Math.max(0, v));
+  });
+  return { width, height, data };
+}
+
+function lumaReference(image: Image16): Plane {
+  const { width, height, data } = image;
+  const out = new Float32Array(width * height);
+  for (let i = 0; i < out.length; i++) out[i] = (0.299 * data[3 * i]! + 0.587 * data[3 * i + 1]! + 0.114 * data[3 * i + 2]!) / 65535;
+  return { width, height, data: out };
+}
+
+/** Index of the pixel (x, y), clamped to the frame: the last row and column pair with themselves. */
+const at = (image: { width: number; height: number }, x: number, y: number) => Math.min(image.height - 1, y) * image.width + Math.min(image.width - 1, x);
+
+test('luma, the half-size frame, quality weights and colour from the kernels equal their definitions on odd sizes', () => {
+  for (const [width, height] of SIZES) {
+    const image = frame(width, height, width * 7 + height);
+    const expectedLuma = lumaReference(image);
+    const luma = lumaInto(image, new Float32Array(width * height));
+    assert.deepEqual(luma.data, expectedLuma.data, `luma ${width}x${height}`);
+
+    const half = emptyHalfFrame(width, height);
+    halfFrame(image, luma, half);
+    const { width: w2, height: h2 } = half.luma;
+    for (let y = 0; y < h2; y++) {
+      for (let x = 0; x < w2; x++) {
+        const quad = [at(image, 2 * x, 2 * y), at(image, 2 * x + 1, 2 * y), at(image, 2 * x, 2 * y + 1), at(image, 2 * x + 1, 2 * y + 1)];
+        const o = y * w2 + x;
+        assert.equal(half.luma.data[o], Math.fround(quad.reduce((sum, i) => sum + luma.data[i]!, 0) / 4), `half luma ${width}x${height} at ${x},${y}`);
+        for (let c = 0; c < 3; c++) assert.equal(half.image.data[3 * o + c], Math.floor(quad.reduce((sum, i) => sum + image.data[3 * i + c]!, 0) / 4 + 0.5), `half rgb ${width}x${height}`);
+      }
+    }
+
+    const weights = new Float32Array(w2 * h2);
+    qualityWeights(half.image, half.luma, weights);
+    const [cb, cr] = chromaOf(half);
+    for (let y = 0; y < h2; y++) {
+      for (let x = 0; x < w2; x++) {
+        const o = y * w2 + x;
+        const g = half.luma.data[o]!;
+        const near = (dx: number, dy: number) => half.luma.data[at(half.luma, Math.max(0, x + dx), Math.max(0, y + dy))]!;
+        const contrast = Math.abs(near(-1, 0) + near(1, 0) + near(0, -1) + near(0, 1) - 4 * g);
+        const [r, gr, b] = [0, 1, 2].map((c) => half.image.data[3 * o + c]!) as [number, number, number];
+        const mean = (r + gr + b) / 3;
+        const saturation = Math.sqrt(((r - mean) ** 2 + (gr - mean) ** 2 + (b - mean) ** 2) / 3) / 65535;
+        const d = (Math.min(1023, Math.floor(g * 1024)) + 0.5) / 1024 - 0.5;
+        const exposedness = Math.fround(Math.exp(-(d * d) / (2 * 0.2 * 0.2)));
+        const expected = contrast * (saturation + 0.02) * exposedness + 1e-12;
+        assert.ok(Math.abs(weights[o]! - expected) <= 1e-6 * expected, `weight ${width}x${height} at ${x},${y}: ${weights[o]} vs ${expected}`);
+        assert.ok(Math.abs(cb!.data[o]! - (b / 65535 - g) / (g + 0.1)) < 1e-6, `B - Y ${width}x${height}`);
+        assert.ok(Math.abs(cr!.data[o]! - (r / 65535 - g) / (g + 0.1)) < 1e-6, `R - Y ${width}x${height}`);
+      }
+    }
+  }
+});
+
+test('block means from the kernels equal their definition on odd sizes and factors', () => {
+  for (const [width, height] of SIZES) {
+    const luma = lumaInto(frame(width, height, width + height), new Float32Array(width * height));
+    for (const factor of [2, 3, 8]) {
+      const mean = blockMean(luma, factor);
+      assert.equal(mean.width, Math.ceil(width / factor));
+      assert.equal(mean.height, Math.ceil(height / factor));
+      for (let by = 0; by < mean.height; by++) {
+        for (let bx = 0; bx < mean.width; bx++) {
+          let sum = 0;
+          let n = 0;
+          for (let y = by * factor; y < Math.min(height, (by + 1) * factor); y++) {
+            for (let x = bx * factor; x < Math.min(width, (bx + 1) * factor); x++, n++) sum += luma.data[y * width + x]!;
+          }
+          assert.equal(mean.data[by * mean.width + bx], Math.fround(sum / n), `${width}x${height} / ${factor} at ${bx},${by}`);
+        }
+      }
+    }
+  }
+});
+
+test('weights normalised by the kernel are each frame share of their sum, 0 where all are 0', () => {
+  for (const count of [1, 5, 70001]) {
+    const weights = [0, 1, 2].map((k) => lumaInto(frame(count, 1, 11 + k), new Float32Array(count)).data.map((v, p) => (p % 7 === 0 ? 0 : v)));
+    const expected = weights.map((w) => w.map((v, p) => (p % 7 === 0 ? 0 : v / (weights[0]![p]! + weights[1]![p]! + weights[2]![p]!))));
+    normalise(weights);
+    weights.forEach((w, k) => {
+      w.forEach((v, p) => {
+        assert.ok(Math.abs(v - expected[k]![p]!) <= 1e-6, `frame ${k} pixel ${p} of ${count}: ${v} vs ${expected[k]![p]}`);
+      });
+    });
+  }
+});
+
+test('the kernel counts values strictly between two bounds compared in double precision, as JavaScript does', () => {
+  const values = new Float32Array([0, 0.04, Math.fround(0.04), 0.0400001, 0.5, 0.9599999, 0.96, 1, Number.NaN]);
+  const k = toolKernels();
+  const l = arena({ src: 4 * values.length });
+  reserve(k, l.end);
+  new Float32Array(k.memory.buffer, l.src, values.length).set(values);
+  assert.equal(k.countBetween(l.src, values.length, 0.04, 0.96), values.filter((v) => v > 0.04 && v < 0.96).length);
+});
