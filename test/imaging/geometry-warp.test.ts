@@ -53,6 +53,44 @@ describe('resample (WebAssembly kernel) against a double-precision resampling', 
   }
 });
 
+describe('resample (WebAssembly kernel, two pixels at a time) against the same arithmetic one pixel at a time', () => {
+  // On the larger sizes single and double precision part somewhere: the comparison sees the arithmetic.
+  const sizes: [number, number][] = [
+    [1, 1],
+    [1, 6],
+    [6, 1],
+    [2, 2],
+    [7, 5],
+    [13, 9],
+    [301, 263],
+  ];
+  // Identity, a fractional shift, a turn with a keystone, a strong perspective (w reaches 0 and below in the wider outputs).
+  const matrices: Mat3[] = [
+    [1, 0, 0, 0, 1, 0, 0, 0, 1],
+    [1, 0, 0.37, 0, 1, 0.81, 0, 0, 1],
+    [0.98, -0.05, 0.3, 0.05, 0.98, -0.2, 0.003, 0.002, 1],
+    [0.6, 0.12, -0.4, -0.1, 0.7, 0.25, -0.07, 0.05, 1],
+  ];
+  for (const [sw, sh] of sizes) {
+    it(`${sw}×${sh} source, output widths odd and even, edges and outside: sample for sample`, () => {
+      const image = scene(sw, sh);
+      for (const m of matrices) {
+        const outputs: [number, number][] = [
+          [1, 1],
+          [2, 3],
+          [sw, sh],
+          [sw + 3, sh + 2],
+          [sw * 2 + 1, sh],
+        ];
+        for (const [ow, oh] of outputs) {
+          const ours = resample(image, m, ow, oh);
+          assert.deepEqual(ours.data, resampleReference(image, m, ow, oh, Math.fround).data, `${ow}×${oh} through ${m.join(', ')}`);
+        }
+      }
+    });
+  }
+});
+
 describe('applyGeometry over imaging threads', () => {
   it('resamples in chunks on the other threads, sample for sample as on one thread', async () => {
     // This thread shares its jobs as an imaging thread of the service does.

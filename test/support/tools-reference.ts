@@ -91,8 +91,12 @@ export function applyGuidedReference(coefficients: GuidedCoefficients, image: Im
   return out;
 }
 
-/** Bilinear resampling through a homography, in double precision (geometry/warp.ts's resample). */
-export function resampleReference(image: Image16, toSource: Mat3, ow: number, oh: number): Image16 {
+/**
+ * Bilinear resampling through a homography (geometry/warp.ts's resample), in double
+ * precision; with `round` = Math.fround, its weights and sums in single precision one
+ * operation at a time, in the kernel's order: the kernel's exact result.
+ */
+export function resampleReference(image: Image16, toSource: Mat3, ow: number, oh: number, round: (v: number) => number = (v) => v): Image16 {
   const m = toSource;
   const { width: sw, height: sh, data: src } = image;
   const out = new Uint16Array(ow * oh * 3);
@@ -117,19 +121,20 @@ export function resampleReference(image: Image16, toSource: Mat3, ow: number, oh
       y = y < 0 ? 0 : y > lastY ? lastY : y;
       const xi = Math.min(Math.floor(x), Math.max(0, lastX - 1));
       const yi = Math.min(Math.floor(y), Math.max(0, lastY - 1));
-      const fx = x - xi;
-      const fy = y - yi;
+      const fx = round(x - xi);
+      const fy = round(y - yi);
       const p00 = yi * stride + xi * 3;
       const p01 = xi < lastX ? p00 + 3 : p00;
       const p10 = yi < lastY ? p00 + stride : p00;
       const p11 = xi < lastX ? p10 + 3 : p10;
-      const w00 = (1 - fx) * (1 - fy);
-      const w01 = fx * (1 - fy);
-      const w10 = (1 - fx) * fy;
-      const w11 = fx * fy;
-      out[o] = w00 * src[p00]! + w01 * src[p01]! + w10 * src[p10]! + w11 * src[p11]! + 0.5;
-      out[o + 1] = w00 * src[p00 + 1]! + w01 * src[p01 + 1]! + w10 * src[p10 + 1]! + w11 * src[p11 + 1]! + 0.5;
-      out[o + 2] = w00 * src[p00 + 2]! + w01 * src[p01 + 2]! + w10 * src[p10 + 2]! + w11 * src[p11 + 2]! + 0.5;
+      const w00 = round(round(1 - fx) * round(1 - fy));
+      const w01 = round(fx * round(1 - fy));
+      const w10 = round(round(1 - fx) * fy);
+      const w11 = round(fx * fy);
+      for (let c = 0; c < 3; c++) {
+        const q = round(round(round(round(w00 * src[p00 + c]!) + round(w01 * src[p01 + c]!)) + round(w10 * src[p10 + c]!)) + round(w11 * src[p11 + c]!));
+        out[o + c] = round(q + 0.5);
+      }
     }
   }
   return { width: ow, height: oh, data: out };

@@ -264,58 +264,91 @@ export function guidedCoefficients(guidePtr: usize, pPtr: usize, width: i32, hei
  * Output rows j0..j1−1 of a bilinear resampling through a homography (geometry/warp.ts):
  * output pixel (i, j) reads source (u/w, v/w), (u, v, w) = m · (i, j, 1), coordinates in
  * f64, the four taps' three channels in f32 lanes. srcPtr holds source rows srcRow0 on
- * (every row the output rows reach, 16-bit RGB, sw wide, with 8 bytes of slack); outPtr
- * receives (j1 − j0) × ow pixels. Samples outside the photo by more than `slack` past
- * its outer pixel edge are 0; within it they take the edge pixel.
+ * (every row the output rows reach, 16-bit RGB, sw wide, readable 10 bytes past its end); outPtr
+ * receives (j1 − j0) × ow pixels and may be written 10 bytes past its end. Samples outside
+ * the photo by more than `slack` past its outer pixel edge are 0; within it they take the
+ * edge pixel. Two output pixels at a time: their coordinates, taps and weights in f64x2 /
+ * f32x4 lanes, each lane the same operations in the same order as one pixel alone (u, v
+ * and w still advance by one addition per pixel), so the result does not depend on the pairing.
  */
 export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: f64, m1: f64, m2: f64, m3: f64, m4: f64, m5: f64, m6: f64, m7: f64, m8: f64, slack: f64, outPtr: usize, ow: i32, j0: i32, j1: i32): void {
-  const minX = -0.5 - slack;
-  const maxX = <f64>sw - 0.5 + slack;
-  const minY = -0.5 - slack;
-  const maxY = <f64>sh - 0.5 + slack;
+  const minX = f64x2.splat(-0.5 - slack);
+  const maxX = f64x2.splat(<f64>sw - 0.5 + slack);
+  const minY = f64x2.splat(-0.5 - slack);
+  const maxY = f64x2.splat(<f64>sh - 0.5 + slack);
   const lastX = sw - 1;
   const lastY = sh - 1;
-  const stride = <usize>sw * 6;
+  const lastXs = f64x2.splat(<f64>lastX);
+  const lastYs = f64x2.splat(<f64>lastY);
+  // The top-left tap's column and row stop one short of the last, so that its neighbours exist (their weight is 0 there).
+  const topX = i32x4.splat(max<i32>(0, lastX - 1));
+  const topY = i32x4.splat(max<i32>(0, lastY - 1));
+  const zero = f64x2.splat(0);
+  const one = f64x2.splat(1);
+  const ones = f32x4.splat(1);
   const half = f32x4.splat(0.5);
+  const stride = <usize>sw * 6;
   let o = outPtr;
   for (let j = j0; j < j1; j++) {
     const fj = <f64>j;
     let u = m1 * fj + m2;
     let v = m4 * fj + m5;
     let w = m7 * fj + m8;
-    for (let i = 0; i < ow; i++, u += m0, v += m3, w += m6, o += 6) {
-      const iw = 1 / w;
-      let x = u * iw;
-      let y = v * iw;
-      if (x < minX || x > maxX || y < minY || y > maxY) {
-        store<u32>(o, 0);
-        store<u16>(o, 0, 4);
+    for (let i = 0; i < ow; i += 2, o += 12) {
+      const u1 = u + m0;
+      const v1 = v + m3;
+      const w1 = w + m6;
+      const iw = f64x2.div(one, f64x2.replace_lane(f64x2.splat(w), 1, w1));
+      let x = f64x2.mul(f64x2.replace_lane(f64x2.splat(u), 1, u1), iw);
+      let y = f64x2.mul(f64x2.replace_lane(f64x2.splat(v), 1, v1), iw);
+      u = u1 + m0;
+      v = v1 + m3;
+      w = w1 + m6;
+      // A NaN coordinate (w = 0) counts as outside: 0, what its NaN weights gave one pixel at a time.
+      const inside = v128.and(v128.and(f64x2.ge(x, minX), f64x2.le(x, maxX)), v128.and(f64x2.ge(y, minY), f64x2.le(y, maxY)));
+      const lanes = i64x2.bitmask(inside) & (i + 1 < ow ? 3 : 1);
+      if (lanes === 0) {
+        v128.store(o, i32x4.splat(0));
         continue;
       }
-      x = x < 0 ? 0 : x > <f64>lastX ? <f64>lastX : x;
-      y = y < 0 ? 0 : y > <f64>lastY ? <f64>lastY : y;
-      const xi = min<i32>(<i32>Math.floor(x), max<i32>(0, lastX - 1));
-      const yi = min<i32>(<i32>Math.floor(y), max<i32>(0, lastY - 1));
-      const fx = <f32>(x - <f64>xi);
-      const fy = <f32>(y - <f64>yi);
-      const p00 = srcPtr + <usize>(yi - srcRow0) * stride + <usize>xi * 6;
-      const p01 = xi < lastX ? p00 + 6 : p00;
-      const p10 = yi < lastY ? p00 + stride : p00;
-      const p11 = xi < lastX ? p10 + 6 : p10;
-      let q = f32x4.mul(pixel(p00), f32x4.splat((1 - fx) * (1 - fy)));
-      q = f32x4.add(q, f32x4.mul(pixel(p01), f32x4.splat(fx * (1 - fy))));
-      q = f32x4.add(q, f32x4.mul(pixel(p10), f32x4.splat((1 - fx) * fy)));
-      q = f32x4.add(q, f32x4.mul(pixel(p11), f32x4.splat(fx * fy)));
-      const codes = i16x8.narrow_i32x4_u(i32x4.trunc_sat_f32x4_u(f32x4.add(q, half)), i32x4.splat(0));
-      store<u32>(o, <u32>i32x4.extract_lane(codes, 0));
-      store<u16>(o, <u16>i16x8.extract_lane_u(codes, 2), 4);
+      x = f64x2.pmin(f64x2.pmax(x, zero), lastXs);
+      y = f64x2.pmin(f64x2.pmax(y, zero), lastYs);
+      const xi = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(x)), topX);
+      const yi = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(y)), topY);
+      const fx = f32x4.demote_f64x2_zero(f64x2.sub(x, f64x2.convert_low_i32x4_s(xi)));
+      const fy = f32x4.demote_f64x2_zero(f64x2.sub(y, f64x2.convert_low_i32x4_s(yi)));
+      // Lanes (1 − fx, 1 − fx', fx, fx') times (1 − fy, …) and fy: the weights of the left/right taps above and below.
+      const across = i32x4.shuffle(f32x4.sub(ones, fx), fx, 0, 1, 4, 5);
+      const gy = f32x4.sub(ones, fy);
+      const above = f32x4.mul(across, i32x4.shuffle(gy, gy, 0, 1, 0, 1));
+      const below = f32x4.mul(across, i32x4.shuffle(fy, fy, 0, 1, 0, 1));
+      const q0 = lanes & 1 ? blend(srcPtr, srcRow0, stride, lastY, i32x4.extract_lane(xi, 0), i32x4.extract_lane(yi, 0), i32x4.shuffle(above, above, 0, 0, 0, 0), i32x4.shuffle(above, above, 2, 2, 2, 2), i32x4.shuffle(below, below, 0, 0, 0, 0), i32x4.shuffle(below, below, 2, 2, 2, 2)) : f32x4.splat(0);
+      const q1 = lanes & 2 ? blend(srcPtr, srcRow0, stride, lastY, i32x4.extract_lane(xi, 1), i32x4.extract_lane(yi, 1), i32x4.shuffle(above, above, 1, 1, 1, 1), i32x4.shuffle(above, above, 3, 3, 3, 3), i32x4.shuffle(below, below, 1, 1, 1, 1), i32x4.shuffle(below, below, 3, 3, 3, 3)) : f32x4.splat(0);
+      const codes = i16x8.narrow_i32x4_u(i32x4.trunc_sat_f32x4_s(f32x4.add(q0, half)), i32x4.trunc_sat_f32x4_s(f32x4.add(q1, half)));
+      // The two pixels' six samples first; the rest lands where the next pair (or the slack) goes.
+      v128.store(o, i16x8.shuffle(codes, codes, 0, 1, 2, 4, 5, 6, 3, 7));
     }
+    // An odd width wrote one pixel past the row: the next row's first, rewritten there.
+    o -= <usize>(ow & 1) * 6;
   }
 }
 
-/** One 16-bit RGB pixel as f32 lanes (the fourth lane reads the next sample: slack). */
-@inline function pixel(p: usize): v128 {
-  return f32x4.convert_i32x4_u(i32x4.extend_low_i16x8_u(v128.load64_zero(p)));
+/**
+ * One bilinear sample: source pixel (xi, yi) and its right, lower and lower-right
+ * neighbours (the row itself at the last row) weighted w00, w01, w10, w11, summed in that
+ * order. Each pair of neighbours is one 16-byte read; xi stops one short of the last column
+ * but on a photo one pixel wide, whose right neighbours' weight is then 0.
+ */
+@inline function blend(srcPtr: usize, srcRow0: i32, stride: usize, lastY: i32, xi: i32, yi: i32, w00: v128, w01: v128, w10: v128, w11: v128): v128 {
+  const p0 = srcPtr + <usize>(yi - srcRow0) * stride + <usize>xi * 6;
+  const p1 = yi < lastY ? p0 + stride : p0;
+  // Samples (r, g, b, r') and (r', g', b', ·) of each pair: its two pixels as u16 lanes 0–3 and 4–7.
+  const top = i8x16.shuffle(v128.load(p0), i32x4.splat(0), 0, 1, 2, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10, 11, 12, 13);
+  const bottom = i8x16.shuffle(v128.load(p1), i32x4.splat(0), 0, 1, 2, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10, 11, 12, 13);
+  let q = f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(top)), w00);
+  q = f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_u(top)), w01));
+  q = f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(bottom)), w10));
+  return f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_u(bottom)), w11));
 }
 
 /** e^x for x ≤ 0 in four lanes: 2^n · e^f with n = round(x / ln 2), f the rest (|f| ≤ ln 2 / 2), a degree-6 polynomial; relative error ~1e-7, 0 below e^−87. */
