@@ -69,7 +69,8 @@ function resampleChunk({ image, m, ow, oh, out }: ResampleJob, chunk: number): v
   const j0 = chunk * CHUNK_ROWS;
   const j1 = Math.min(oh, j0 + CHUNK_ROWS);
   const [r0, r1] = sourceRows(m, ow, j0, j1, sh);
-  const l = arena({ src: (r1 - r0) * rowSamples * 2 + 8, out: (j1 - j0) * ow * 6 });
+  // The kernel reads and writes up to 10 bytes past each buffer: arena's 16 bytes of slack hold them.
+  const l = arena({ src: (r1 - r0) * rowSamples * 2, out: (j1 - j0) * ow * 6 });
   reserve(k, l.end);
   new Uint16Array(k.memory.buffer, l.src, (r1 - r0) * rowSamples).set(src.subarray(r0 * rowSamples, r1 * rowSamples));
   k.resampleRows(l.src, r0, sw, sh, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], EDGE_SLACK, l.out, ow, j0, j1);
