@@ -205,7 +205,7 @@ export function shareableCopy(image: Image16): Uint16Array {
 }
 
 /** Whether the samples lie in shared memory, where other imaging threads can work on them. */
-export const isShared = (data: RgbImage['data']): boolean => data.buffer instanceof SharedArrayBuffer;
+export const isShared = (data: ArrayBufferView): boolean => data.buffer instanceof SharedArrayBuffer;
 
 /** Bytes of a memory page: writing one byte of each makes the kernel map the page. */
 const PAGE_BYTES = 4096;

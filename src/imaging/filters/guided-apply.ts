@@ -3,7 +3,7 @@
  * A module of its own: it shares work over the imaging threads (bands.ts), which the grey
  * guided filter's users are imported by.
  */
-import { sharedFloat32, sharedWork } from '../bands.js';
+import { isShared, sharedFloat32, sharedWork } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import { axisTaps } from '../local/bilinear.js';
 import type { Box, Image16 } from '../types.js';
@@ -37,7 +37,7 @@ export async function applyGuidedCoefficients(coefficients: GuidedCoefficients, 
   const y0 = region ? Math.max(0, region.y) : 0;
   const x1 = region ? Math.min(width, region.x + region.width) : width;
   const y1 = region ? Math.min(height, region.y + region.height) : height;
-  const shared = data.buffer instanceof SharedArrayBuffer;
+  const shared = isShared(data);
   const out = shared ? sharedFloat32(width * height) : new Float32Array(width * height);
   if (x1 <= x0 || y1 <= y0) return out;
   const { width: cw, height: ch, a, b } = coefficients;

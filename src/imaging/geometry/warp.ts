@@ -1,4 +1,4 @@
-import { shareable, sharedUint16, sharedWork } from '../bands.js';
+import { isShared, shareable, sharedUint16, sharedWork } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Mat3 } from '../matrix.js';
 import type { Image16 } from '../types.js';
@@ -31,7 +31,7 @@ export async function renderPlan(image: Image16, plan: GeometryPlan): Promise<Im
   }
   const source = shareable(image);
   // A small photo stays on this thread: copying it to the helpers would cost more than they save.
-  if (!(source.data.buffer instanceof SharedArrayBuffer)) return resample(image, m, ow, oh);
+  if (!isShared(source.data)) return resample(image, m, ow, oh);
   const job: ResampleJob = { image: source, m, ow, oh, out: sharedUint16(ow * oh * 3) };
   await resampleBands(job, Math.ceil(oh / CHUNK_ROWS));
   return { width: ow, height: oh, data: job.out };

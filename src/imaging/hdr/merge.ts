@@ -1,5 +1,5 @@
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
-import { sharedFloat32, sharedUint16, spreads } from '../bands.js';
+import { isShared, sharedFloat32, sharedUint16, spreads } from '../bands.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
 import { type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
@@ -77,7 +77,7 @@ function validateMerge(frames: unknown, options: unknown): asserts frames is Ima
  * every frame for the usual 3-frame bracket.
  */
 function inSharedMemory(image: Image16, frames: number): Image16 {
-  if (!spreads(frames) || image.data.buffer instanceof SharedArrayBuffer) return image;
+  if (!spreads(frames) || isShared(image.data)) return image;
   const data = sharedUint16(image.data.length);
   data.set(image.data);
   return { ...image, data };

@@ -9,7 +9,7 @@ import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
-import { shareableCopy, shareableUint16, sharedFloat32, sharedWork } from '../bands.js';
+import { isShared, shareableCopy, shareableUint16, sharedFloat32, sharedWork } from '../bands.js';
 
 export interface ReplaceSkyOptions {
   /** A built-in template id or a template object (e.g. an operator's, from skyTemplateFromImage). */
@@ -285,7 +285,7 @@ async function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Arr
     strength: blend.strength,
   };
   const items = Math.ceil(height / BLEND_ROWS);
-  if ([source, data, mask, newSky].every((a) => a.buffer instanceof SharedArrayBuffer)) await blendBands(job, items);
+  if ([source, data, mask, newSky].every(isShared)) await blendBands(job, items);
   else for (let item = 0; item < items; item++) blendItem(job, item);
 }
 
