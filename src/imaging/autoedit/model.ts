@@ -16,7 +16,7 @@ export const TARGETS = ['illuminantU', 'illuminantV', 'exposure', 'logContrast',
 export type Target = (typeof TARGETS)[number];
 export type TargetVector = Record<Target, number>;
 
-export const WEIGHTS_VERSION = 2;
+export const WEIGHTS_VERSION = 3;
 
 export interface RidgeModel {
   /** Per target: intercept then one coefficient per standardised feature. */
