@@ -5,7 +5,7 @@
  * with the guards as shipped and with every guard off, and with one part left unshrunk by
  * its guard. How far the degraded cases' ΔE00 falls says which part costs the most, and
  * whether the model's error or the guards' shrinkage is to blame. Held-out photos are never
- * read. `npm run build && node dist/bench/autoedit-oracle.js`
+ * read. `npm run autoedit-oracle`
  */
 import os from 'node:os';
 import { featurePreview, photoFeatures } from '../src/imaging/autoedit/features.js';

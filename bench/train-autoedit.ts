@@ -14,10 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { FEATURE_SPEC, featurePreview, photoFeatures } from '../src/imaging/autoedit/features.js';
-import { guardedStage, residualFeatures } from '../src/imaging/autoedit/edit.js';
-import { GUARDS, dominance } from '../src/imaging/autoedit/guards.js';
-import { TARGETS, WEIGHTS_VERSION, evaluateTrees, type AutoEditWeights, type Prediction, type RidgeModel, type StageModel, type TargetVector, type TreeEnsemble } from '../src/imaging/autoedit/model.js';
-import type { LinearImage } from '../src/imaging/tone/preview.js';
+import { TARGETS, WEIGHTS_VERSION, evaluateTrees, type AutoEditWeights, type RidgeModel, type TreeEnsemble } from '../src/imaging/autoedit/model.js';
 import { seededRandom } from '../src/imaging/random.js';
 import { loadPhoto } from './autoedit/corpus.js';
 import { fittingPhotos } from './autoedit/training-photos.js';
@@ -49,7 +46,6 @@ const started = Date.now();
 const log = (text: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(2)}] ${text}\n`);
 
 const extraPhotos = process.argv.includes('--extra-photos');
-const cascade = process.argv.includes('--cascade');
 const photos = fittingPhotos({ extra: extraPhotos });
 /** Degrading and measuring is most of the run: the samples are kept for reruns that change only the fit. */
 const cacheKey = createHash('sha1')
@@ -89,29 +85,30 @@ function randomCrop(image: Image16, rnd: () => number): Image16 {
   return { width, height, data };
 }
 
-/** Every training draw in order (the same on every call): its photo, degradation and feature preview. */
-async function forEachDraw(visit: (photo: number, degradation: Degradation, preview: LinearImage) => void): Promise<void> {
+async function drawSamples(): Promise<Sample[]> {
   const rnd = seededRandom(SEED);
+  const out: Sample[] = [];
   for (const [index, photo] of photos.entries()) {
     const image = await loadPhoto(photo, EDGE);
     for (let draw = 0; draw < DRAWS_PER_PHOTO; draw++) {
       // The first draw of every photo is the photo as it is.
       const d = draw === 0 ? { ...NO_DEGRADATION } : randomDegradation(rnd);
-      visit(index, d, featurePreview(to8(degrade(draw === 0 ? image : randomCrop(image, rnd), d))));
+      const degraded = to8(degrade(draw === 0 ? image : randomCrop(image, rnd), d));
+      const t = inverseTargets(d);
+      out.push({ photo: index, degradation: d, features: photoFeatures(featurePreview(degraded)), targets: Float64Array.from(TARGETS, (k) => t[k]) });
     }
     log(`${photo.file}: ${DRAWS_PER_PHOTO} draws`);
   }
-}
-
-async function drawSamples(): Promise<Sample[]> {
-  const out: Sample[] = [];
-  await forEachDraw((photo, degradation, preview) => {
-    const t = inverseTargets(degradation);
-    out.push({ photo, degradation, features: photoFeatures(preview), targets: Float64Array.from(TARGETS, (k) => t[k]) });
-  });
   return out;
 }
 
+const f = samples[0]!.features.length;
+const featureMean = new Array<number>(f).fill(0);
+const featureScale = new Array<number>(f).fill(0);
+for (const s of samples) for (let i = 0; i < f; i++) featureMean[i] += s.features[i]! / samples.length;
+for (const s of samples) for (let i = 0; i < f; i++) featureScale[i] += (s.features[i]! - featureMean[i]!) ** 2 / samples.length;
+for (let i = 0; i < f; i++) featureScale[i] = Math.sqrt(featureScale[i]!) || 1;
+const x = samples.map((s) => Float64Array.from(s.features, (v, i) => (v - featureMean[i]!) / featureScale[i]!));
 const y = samples.map((s) => s.targets);
 const rowsOf = (photoSet: readonly number[]) => photoSet.flatMap((p) => samples.flatMap((s, r) => (s.photo === p ? [r] : [])));
 
@@ -128,154 +125,114 @@ for (let i = order.length - 1; i > 0; i--) {
   [order[i], order[j]] = [order[j]!, order[i]!];
 }
 const folds = Array.from({ length: FOLDS }, (_, k) => order.filter((_, i) => i % FOLDS === k));
-const round = (v: number) => Number(v.toPrecision(4));
-const roundTrees = (e: TreeEnsemble): TreeEnsemble => ({ ...e, base: round(e.base), thresholds: e.thresholds.map(round), leaves: e.leaves.map(round) });
 
-interface FittedStage {
-  /** Fitted on every photo. */
-  stage: StageModel;
-  /** Per fold, fitted without the fold's photos. */
-  folds: StageModel[];
-  /** Per row, the prediction of the fold that left its photo out. */
-  outOfFold: Prediction[];
-}
-
-/**
- * One stage from features to targets: ridge per target with λ by leave-photos-out
- * cross-validation, boosted trees, the blend weight cross-validation prefers, the bag, and
- * the out-of-fold predictions of the bag of each fold.
- */
-function fitStage(label: string, features: Float64Array[], y: Float64Array[]): FittedStage {
-  const f = features[0]!.length;
-  const featureMean = new Array<number>(f).fill(0);
-  const featureScale = new Array<number>(f).fill(0);
-  for (const s of features) for (let i = 0; i < f; i++) featureMean[i] += s[i]! / features.length;
-  for (const s of features) for (let i = 0; i < f; i++) featureScale[i] += (s[i]! - featureMean[i]!) ** 2 / features.length;
-  for (let i = 0; i < f; i++) featureScale[i] = Math.sqrt(featureScale[i]!) || 1;
-  const x = features.map((s) => Float64Array.from(s, (v, i) => (v - featureMean[i]!) / featureScale[i]!));
-
-  // λ per target by leave-photos-out cross-validation (one ridge per fold, no bagging).
-  const cvError = TARGETS.map(() => new Array<number>(LAMBDAS.length).fill(0));
-  for (const fold of folds) {
-    const train = rowsOf(order.filter((p) => !fold.includes(p)));
-    const test = rowsOf(fold);
-    const normal = normalEquations(x, y, train);
-    for (const [k] of TARGETS.entries())
-      for (const [li, lambda] of LAMBDAS.entries()) {
-        const c = fitTarget(normal, k, lambda);
-        for (const r of test) cvError[k]![li] += (applyLinear(c, x[r]!) - y[r]![k]!) ** 2 / x.length;
-      }
-  }
-  const lambda = TARGETS.map((_, k) => LAMBDAS[cvError[k]!.indexOf(Math.min(...cvError[k]!))]!);
-  const targetStd = TARGETS.map((_, k) => Math.sqrt(y.reduce((s, v) => s + (v[k]! - y.reduce((a, w) => a + w[k]!, 0) / y.length) ** 2, 0) / y.length));
-  for (const [k, name] of TARGETS.entries()) log(`${label} ${name}: λ ${lambda[k]}, CV RMSE ${Math.sqrt(Math.min(...cvError[k]!)).toFixed(4)} (target sd ${targetStd[k]!.toFixed(4)})`);
-
-  // Trees per target and fold, and the blend weight with the least cross-validated error.
-  const treeRnd = () => seededRandom(SEED + 3);
-  const foldTrees = folds.map((fold) => {
-    const train = rowsOf(order.filter((p) => !fold.includes(p)));
-    return TARGETS.map((_, k) => boost(x, y, k, train, BOOST, treeRnd()));
-  });
-  const blendError = TARGETS.map(() => new Array<number>(TREE_WEIGHTS.length).fill(0));
-  for (const [fi, fold] of folds.entries()) {
-    const normal = normalEquations(x, y, rowsOf(order.filter((p) => !fold.includes(p))));
-    for (const [k] of TARGETS.entries()) {
-      const c = fitTarget(normal, k, lambda[k]!);
-      for (const r of rowsOf(fold)) {
-        const ridge = applyLinear(c, x[r]!);
-        const trees = evaluateTrees(foldTrees[fi]![k]!, x[r]!);
-        for (const [wi, w] of TREE_WEIGHTS.entries()) blendError[k]![wi] += ((1 - w) * ridge + w * trees - y[r]![k]!) ** 2 / x.length;
-      }
+// λ per target by leave-photos-out cross-validation (one ridge per fold, no bagging).
+const cvError = TARGETS.map(() => new Array<number>(LAMBDAS.length).fill(0));
+for (const fold of folds) {
+  const train = rowsOf(order.filter((p) => !fold.includes(p)));
+  const test = rowsOf(fold);
+  const normal = normalEquations(x, y, train);
+  for (const [k] of TARGETS.entries())
+    for (const [li, lambda] of LAMBDAS.entries()) {
+      const c = fitTarget(normal, k, lambda);
+      for (const r of test) cvError[k]![li] += (applyLinear(c, x[r]!) - y[r]![k]!) ** 2 / samples.length;
     }
-  }
-  const treeWeight = TARGETS.map((_, k) => TREE_WEIGHTS[blendError[k]!.indexOf(Math.min(...blendError[k]!))]!);
-  for (const [k, name] of TARGETS.entries())
-    log(`${label} ${name}: CV RMSE ridge ${Math.sqrt(blendError[k]![0]!).toFixed(4)}, ½ ridge + ½ trees ${Math.sqrt(blendError[k]![1]!).toFixed(4)}, trees ${Math.sqrt(blendError[k]![2]!).toFixed(4)} → tree weight ${treeWeight[k]}`);
-  const treesFor = (ensembles: TreeEnsemble[]) => ({ weight: treeWeight, ensembles: ensembles.map((e, k) => (treeWeight[k]! > 0 ? e : null)) });
-  /** Ridge bag mean blended with the trees, as model.ts predicts. */
-  const blend = (k: number, ridgeMean: number, ensembles: TreeEnsemble[], row: Float64Array) => (treeWeight[k]! > 0 ? (1 - treeWeight[k]!) * ridgeMean + treeWeight[k]! * evaluateTrees(ensembles[k]!, row) : ridgeMean);
+}
+const lambda = TARGETS.map((_, k) => LAMBDAS[cvError[k]!.indexOf(Math.min(...cvError[k]!))]!);
+const targetStd = TARGETS.map((_, k) => Math.sqrt(y.reduce((s, v) => s + (v[k]! - y.reduce((a, w) => a + w[k]!, 0) / y.length) ** 2, 0) / y.length));
+for (const [k, name] of TARGETS.entries()) log(`${name}: λ ${lambda[k]}, CV RMSE ${Math.sqrt(Math.min(...cvError[k]!)).toFixed(4)} (target sd ${targetStd[k]!.toFixed(4)})`);
 
-  /** Bagged ridge models on the given photos. */
-  const bagRnd = seededRandom(SEED + 2);
-  const fitBag = (photoSet: readonly number[]): RidgeModel[] =>
-    bootstrap(photoSet, BAGS, bagRnd).map((sample) => {
-      const normal = normalEquations(x, y, rowsOf(sample));
-      return { coefficients: TARGETS.map((_, k) => fitTarget(normal, k, lambda[k]!)) };
-    });
-
-  // Cross-validated predictions of the bagged model, as the service would make them on unseen photos.
-  const foldBags: RidgeModel[][] = [];
-  const outOfFold: Prediction[] = new Array(x.length);
-  const vector = (values: readonly number[]) => Object.fromEntries(TARGETS.map((t, k) => [t, values[k]!])) as TargetVector;
-  for (const [fi, fold] of folds.entries()) {
-    const models = fitBag(order.filter((p) => !fold.includes(p)));
-    foldBags.push(models);
+// Trees per target and fold, and the blend weight with the least cross-validated error.
+const treeRnd = () => seededRandom(SEED + 3);
+const foldTrees = folds.map((fold) => {
+  const train = rowsOf(order.filter((p) => !fold.includes(p)));
+  return TARGETS.map((_, k) => boost(x, y, k, train, BOOST, treeRnd()));
+});
+const blendError = TARGETS.map(() => new Array<number>(TREE_WEIGHTS.length).fill(0));
+for (const [fi, fold] of folds.entries()) {
+  const normal = normalEquations(x, y, rowsOf(order.filter((p) => !fold.includes(p))));
+  for (const [k] of TARGETS.entries()) {
+    const c = fitTarget(normal, k, lambda[k]!);
     for (const r of rowsOf(fold)) {
-      const values = models.map((m) => m.coefficients.map((c) => applyLinear(c, x[r]!)));
-      const ridgeMean = TARGETS.map((_, k) => values.reduce((s, v) => s + v[k]!, 0) / values.length);
-      const spread = TARGETS.map((_, k) => Math.sqrt(values.reduce((s, v) => s + (v[k]! - ridgeMean[k]!) ** 2, 0) / values.length));
-      outOfFold[r] = { mean: vector(TARGETS.map((_, k) => blend(k, ridgeMean[k]!, foldTrees[fi]!, x[r]!))), spread: vector(spread) };
+      const ridge = applyLinear(c, x[r]!);
+      const trees = evaluateTrees(foldTrees[fi]![k]!, x[r]!);
+      for (const [wi, w] of TREE_WEIGHTS.entries()) blendError[k]![wi] += ((1 - w) * ridge + w * trees - y[r]![k]!) ** 2 / samples.length;
     }
   }
-  const oofRows = folds.flatMap((fold) => rowsOf(fold));
-  const bagRmse = TARGETS.map((t, k) => Math.sqrt(oofRows.reduce((s, r) => s + (outOfFold[r]!.mean[t] - y[r]![k]!) ** 2, 0) / oofRows.length));
-  log(`${label} bagged CV RMSE: ${TARGETS.map((t, k) => `${t} ${bagRmse[k]!.toFixed(4)}`).join(', ')}`);
-  const typicalSpread = TARGETS.map((t) => {
-    const spreads = oofRows.map((r) => outOfFold[r]!.spread[t]).sort((a, b) => a - b);
-    return spreads[spreads.length >> 1]!;
+}
+const treeWeight = TARGETS.map((_, k) => TREE_WEIGHTS[blendError[k]!.indexOf(Math.min(...blendError[k]!))]!);
+for (const [k, name] of TARGETS.entries())
+  log(`${name}: CV RMSE ridge ${Math.sqrt(blendError[k]![0]!).toFixed(4)}, ½ ridge + ½ trees ${Math.sqrt(blendError[k]![1]!).toFixed(4)}, trees ${Math.sqrt(blendError[k]![2]!).toFixed(4)} → tree weight ${treeWeight[k]}`);
+const treesFor = (ensembles: TreeEnsemble[]) => ({ weight: treeWeight, ensembles: ensembles.map((e, k) => (treeWeight[k]! > 0 ? e : null)) });
+/** Ridge bag mean blended with the trees, as model.ts predicts. */
+const blend = (k: number, ridgeMean: number, ensembles: TreeEnsemble[], row: Float64Array) => (treeWeight[k]! > 0 ? (1 - treeWeight[k]!) * ridgeMean + treeWeight[k]! * evaluateTrees(ensembles[k]!, row) : ridgeMean);
+
+/** Bagged ridge models on the given photos. */
+function fitBag(photoSet: readonly number[], r: () => number): RidgeModel[] {
+  return bootstrap(photoSet, BAGS, r).map((sample) => {
+    const normal = normalEquations(x, y, rowsOf(sample));
+    return { coefficients: TARGETS.map((_, k) => fitTarget(normal, k, lambda[k]!)) };
   });
-  const models = fitBag(order).map((m) => ({ coefficients: m.coefficients.map((c) => c.map(round)) }));
-  const allTrees = TARGETS.map((_, k) =>
-    roundTrees(
-      boost(
-        x,
-        y,
-        k,
-        order.flatMap((p) => rowsOf([p])),
-        BOOST,
-        treeRnd(),
-      ),
-    ),
-  );
-  const stageWith = (bag: RidgeModel[], ensembles: TreeEnsemble[]): StageModel => ({
-    featureMean: featureMean.map(round),
-    featureScale: featureScale.map(round),
-    lambda,
-    typicalSpread: typicalSpread.map(round),
-    cvRmse: bagRmse.map(round),
-    models: bag,
-    trees: treesFor(ensembles),
-  });
-  return { stage: stageWith(models, allTrees), folds: folds.map((_, k) => stageWith(foldBags[k]!, foldTrees[k]!.map(roundTrees))), outOfFold };
 }
 
-const first = fitStage(
-  'stage 1',
-  samples.map((s) => s.features),
-  y,
-);
-const header: Pick<AutoEditWeights, 'version' | 'featureSpec' | 'targets'> = { version: WEIGHTS_VERSION, featureSpec: FEATURE_SPEC, targets: TARGETS };
-let second: FittedStage | undefined;
-if (cascade) {
-  // The second stage learns, on the preview the first stage's guarded out-of-fold correction leaves, what is still left to undo.
-  const features: Float64Array[] = [];
-  const residuals: Float64Array[] = [];
-  let r = 0;
-  await forEachDraw((_, __, preview) => {
-    const done = guardedStage(first.outOfFold[r]!, first.stage, dominance(preview), false, GUARDS).targets;
-    features.push(residualFeatures(preview, done));
-    residuals.push(Float64Array.from(TARGETS, (t, k) => y[r]![k]! - done[t]));
-    r++;
-  });
-  second = fitStage('stage 2', features, residuals);
+// Cross-validated predictions of the bagged model, as the service would make them on unseen photos.
+const bagRnd = seededRandom(SEED + 2);
+const foldBags: RidgeModel[][] = [];
+const cv: { photo: string; degradation: Degradation; targets: number[]; mean: number[]; spread: number[] }[] = [];
+for (const [fi, fold] of folds.entries()) {
+  const models = fitBag(
+    order.filter((p) => !fold.includes(p)),
+    bagRnd,
+  );
+  foldBags.push(models);
+  for (const r of rowsOf(fold)) {
+    const values = models.map((m) => m.coefficients.map((c) => applyLinear(c, x[r]!)));
+    const ridgeMean = TARGETS.map((_, k) => values.reduce((s, v) => s + v[k]!, 0) / values.length);
+    const spread = TARGETS.map((_, k) => Math.sqrt(values.reduce((s, v) => s + (v[k]! - ridgeMean[k]!) ** 2, 0) / values.length));
+    const mean = TARGETS.map((_, k) => blend(k, ridgeMean[k]!, foldTrees[fi]!, x[r]!));
+    cv.push({ photo: photos[samples[r]!.photo]!.file, degradation: samples[r]!.degradation, targets: Array.from(y[r]!), mean, spread });
+  }
 }
-saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), weights: { ...header, ...first.folds[k]!, ...(second ? { residual: second.folds[k]! } : {}), training: {} } })));
+const bagRmse = TARGETS.map((_, k) => Math.sqrt(cv.reduce((s, c) => s + (c.mean[k]! - c.targets[k]!) ** 2, 0) / cv.length));
+log(`bagged CV RMSE: ${TARGETS.map((t, k) => `${t} ${bagRmse[k]!.toFixed(4)}`).join(', ')}`);
+
+const typicalSpread = TARGETS.map((_, k) => {
+  const spreads = cv.map((c) => c.spread[k]!).sort((a, b) => a - b);
+  return spreads[spreads.length >> 1]!;
+});
+const round = (v: number) => Number(v.toPrecision(4));
+const models = fitBag(order, bagRnd).map((m) => ({ coefficients: m.coefficients.map((c) => c.map(round)) }));
+const roundTrees = (e: TreeEnsemble): TreeEnsemble => ({ ...e, base: round(e.base), thresholds: e.thresholds.map(round), leaves: e.leaves.map(round) });
+const allTrees = TARGETS.map((_, k) =>
+  roundTrees(
+    boost(
+      x,
+      y,
+      k,
+      order.flatMap((p) => rowsOf([p])),
+      BOOST,
+      treeRnd(),
+    ),
+  ),
+);
+const weightsWith = (bag: RidgeModel[], ensembles: TreeEnsemble[]): AutoEditWeights => ({
+  version: WEIGHTS_VERSION,
+  featureSpec: FEATURE_SPEC,
+  targets: TARGETS,
+  featureMean: featureMean.map(round),
+  featureScale: featureScale.map(round),
+  lambda,
+  typicalSpread: typicalSpread.map(round),
+  cvRmse: bagRmse.map(round),
+  models: bag,
+  trees: treesFor(ensembles),
+  training: {},
+});
+saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), weights: weightsWith(foldBags[k]!, foldTrees[k]!.map(roundTrees)) })));
 const weights: AutoEditWeights = {
-  ...header,
-  ...first.stage,
-  ...(second ? { residual: second.stage } : {}),
+  ...weightsWith(models, allTrees),
   training: {
-    command: ['npm run train', ...(extraPhotos || cascade ? ['--'] : []), ...(extraPhotos ? ['--extra-photos'] : []), ...(cascade ? ['--cascade'] : [])].join(' '),
+    command: extraPhotos ? 'npm run train -- --extra-photos' : 'npm run train',
     seed: SEED,
     photos: photos.length,
     drawsPerPhoto: DRAWS_PER_PHOTO,
@@ -289,15 +246,6 @@ const weights: AutoEditWeights = {
 const file = path.join(projectRoot, 'src', 'imaging', 'autoedit', 'weights.json');
 fs.writeFileSync(file, `${JSON.stringify(weights)}\n`);
 fs.mkdirSync(outDir, { recursive: true });
-const cv = folds.flatMap((fold) =>
-  rowsOf(fold).map((r) => ({
-    photo: photos[samples[r]!.photo]!.file,
-    degradation: samples[r]!.degradation,
-    targets: Array.from(y[r]!),
-    mean: TARGETS.map((t) => first.outOfFold[r]!.mean[t]),
-    spread: TARGETS.map((t) => first.outOfFold[r]!.spread[t]),
-  })),
-);
 fs.writeFileSync(path.join(outDir, 'autoedit-cv.json'), JSON.stringify(cv));
 const rendered = await renderCv(loadFolds(), await cvCases(photos));
 const own = new Set(fittingPhotos({ extra: false }).map((p) => p.file));

@@ -21,8 +21,8 @@ import { cvCases, loadFolds, renderCv, summarise, type CaseResult } from './auto
 import { fittingPhotos } from './autoedit/training-photos.js';
 
 const PER_PART_GRID = {
-  noiseScale: [0, 0.2, 0.4, 0.6, 1, 1.5],
-  spreadTolerance: [0.5, 0.7, 1, 1.4, 2, 4],
+  noiseScale: [0, 0.2, 0.4, 0.6, 1],
+  spreadTolerance: [0.7, 1, 1.4, 2, 4],
 };
 const GRID = {
   dominanceStart: [0.25, 0.5, 1],

@@ -6,9 +6,7 @@ import { render } from '../../src/imaging/render.js';
 import { BUILT_IN_STYLES, defaultSettings } from '../../src/imaging/settings.js';
 import { featurePreview, photoFeatures } from '../../src/imaging/autoedit/features.js';
 import { GUARDS, confidence, guardedTargets, plausibleWhite } from '../../src/imaging/autoedit/guards.js';
-import { correctedPreview } from '../../src/imaging/autoedit/correct.js';
-import { learnedEdit, residualFeatures } from '../../src/imaging/autoedit/edit.js';
-import { TARGETS, autoEditWeights, predict, type TargetVector } from '../../src/imaging/autoedit/model.js';
+import { predict } from '../../src/imaging/autoedit/model.js';
 import { settingsFromTargets } from '../../src/imaging/autoedit/targets.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { seededRandom } from '../../src/imaging/random.js';
@@ -80,15 +78,6 @@ function skyScene(): Image16 {
     const v = (x % 60 < 30 ? 0.5 : 0.15) * t;
     return [v, v, v];
   });
-}
-
-const zeroTargets = () => Object.fromEntries(TARGETS.map((t) => [t, 0])) as TargetVector;
-
-/** Mean chroma of a linear preview, as max − min of its channels. */
-function previewChroma(image: { data: Float32Array }): number {
-  let s = 0;
-  for (let i = 0; i < image.data.length; i += 3) s += Math.max(image.data[i]!, image.data[i + 1]!, image.data[i + 2]!) - Math.min(image.data[i]!, image.data[i + 1]!, image.data[i + 2]!);
-  return s / (image.data.length / 3);
 }
 
 function whiteShift(temperature: number): number {
@@ -202,42 +191,6 @@ describe('estimate', () => {
     assert.throws(() => estimate(scene, { options: { crop: true, headshotCrop: true } }), /at most one of/);
     assert.throws(() => estimate(scene, { options: { straighten: true, perspectiveCorrection: true } }), /at most one of/);
     assert.throws(() => estimate({ width: 3, height: 3, data: new Uint16Array(3) }), /\(width x height x 3\) for image\.data\.length/);
-  });
-
-  it('the corrected preview the second stage reads undoes a cast and an exposure as the renderer would', () => {
-    const scene = landscapeScene();
-    const degraded = mapLinear(vonKriesCast(scene, WARM_CAST), ([r, g, b]) => [r / 2, g / 2, b / 2]);
-    const white = whiteFromIlluminant(WARM_CAST);
-    const corrected = correctedPreview(featurePreview(degraded), { ...white, exposure: 1, contrast: 0, blacks: 0, saturation: 0 });
-    const original = featurePreview(scene);
-    const meanOf = (data: Float32Array, c: number) => data.filter((_, i) => i % 3 === c).reduce((s, v) => s + v, 0) / (data.length / 3);
-    for (const c of [0, 1, 2]) {
-      const ratio = meanOf(corrected.data, c) / meanOf(original.data, c);
-      assert.ok(Math.abs(ratio - 1) < 0.05, `channel ${c}: corrected / original mean ${ratio}`);
-    }
-    const flat = correctedPreview(original, { temperature: 6500, tint: 0, exposure: 0, contrast: -50, blacks: 0, saturation: -50 });
-    assert.ok(previewChroma(flat) < 0.7 * previewChroma(original), 'less saturation mutes the colours');
-  });
-
-  it("a second stage adds what it finds left to undo to the first stage's correction", () => {
-    const scene = landscapeScene();
-    const preview = featurePreview(scene);
-    const weights = autoEditWeights();
-    const first = learnedEdit(preview, { weights: { ...weights, residual: undefined } });
-    // A second stage that always finds +1 EV left, agreed by its whole bag and far above its error.
-    const constant = TARGETS.map((t) => [t === 'exposure' ? 1 : 0, ...new Array<number>(residualFeatures(preview, zeroTargets()).length).fill(0)]);
-    const residual = {
-      ...weights,
-      featureMean: constant[0]!.slice(1),
-      featureScale: constant[0]!.slice(1).map(() => 1),
-      cvRmse: TARGETS.map(() => 1e-3),
-      typicalSpread: TARGETS.map(() => 1),
-      models: [{ coefficients: constant }],
-      trees: { weight: TARGETS.map(() => 0), ensembles: TARGETS.map(() => null) },
-    };
-    const both = learnedEdit(preview, { weights: { ...weights, residual } });
-    assert.ok(Math.abs(both.exposure - first.exposure - 1) < 0.01, `exposure ${first.exposure} → ${both.exposure}`);
-    assert.ok(Math.abs(both.temperature - first.temperature) < 1 && both.contrast === first.contrast, 'the other parts are left as the first stage set them');
   });
 
   it('works on a large frame through its preview', () => {

@@ -24,16 +24,9 @@ const LUMA_STOPS = 12;
 const SATURATION_QUANTILES = [0.5, 0.9];
 /** Quantiles of log2 max(R, G, B): where the highlights sit, the cue auto-level and auto-exposure tools read. */
 const PEAK_QUANTILES = [0.5, 0.9, 0.98, 0.995, 0.999];
-/**
- * Quantiles of the local log-luminance gradient, over the picture and over its brighter half:
- * contrast scales log gradients while exposure leaves them alone, so they tell a flat photo
- * from a dark one (the model took lost contrast for lost exposure).
- */
-const GRADIENT_QUANTILES = [0.5, 0.75, 0.9];
-const BRIGHT_GRADIENT_QUANTILES = [0.5, 0.9];
 
 /** Changes whenever the layout or the meaning of a feature changes; the weights record it. */
-export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+peak${PEAK_QUANTILES.join(',')}+spreads+bright+loglmean+lgrad${GRADIENT_QUANTILES.join(',')}/${BRIGHT_GRADIENT_QUANTILES.join(',')}-v5`;
+export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+peak${PEAK_QUANTILES.join(',')}+spreads+bright+loglmean-v4`;
 
 /** Floors of the logs: black pixels and flat regions carry no chroma. */
 const EPS = 1e-4;
@@ -175,21 +168,6 @@ export function photoFeatures(preview: LinearImage): Float64Array {
   const [u5, u25, , u75, u95] = quantiles(us, ws, nc, -3, 3, 1200, CHROMA_QUANTILES) as [number, number, number, number, number];
   const [v5, v25, , v75, v95] = quantiles(vs, ws, nc, -3, 3, 1200, CHROMA_QUANTILES) as [number, number, number, number, number];
   const [l05, l2, l5, l10, l25, l50, l75, l90, l95, l98, l995] = luma as [number, number, number, number, number, number, number, number, number, number, number];
-  const gradients = new Float32Array(n);
-  const brightGradients = new Float32Array(n);
-  let ng = 0;
-  let nb = 0;
-  const darkLog = Math.log2(DARK + EPS);
-  for (let y = 0; y + 1 < height; y++)
-    for (let x = 0; x + 1 < width; x++) {
-      const p = y * width + x;
-      const l = lumas[p]!;
-      if (l <= darkLog || lumas[p + 1]! <= darkLog || lumas[p + width]! <= darkLog) continue;
-      const g = Math.abs(lumas[p + 1]! - l) + Math.abs(lumas[p + width]! - l);
-      gradients[ng++] = g;
-      if (l >= l50) brightGradients[nb++] = g;
-    }
-  const logGradients = (values: Float32Array, count: number, qs: readonly number[]) => quantiles(values, null, count, 0, 8, 1600, qs).map((q) => Math.log(q + 1e-3));
   const [s50, s90] = quantiles(sats, null, ns, 0, 1, 500, SATURATION_QUANTILES) as [number, number];
   const spreads = [
     spread(l95, l5),
@@ -242,8 +220,6 @@ export function photoFeatures(preview: LinearImage): Float64Array {
     lumas.reduce((sum, l) => sum + l, 0) / Math.max(1, n),
     Math.log2(lumaSum / Math.max(1, n) + EPS),
     ...quantiles(peaks, null, n, -14, 1, 1500, PEAK_QUANTILES),
-    ...logGradients(gradients, ng, GRADIENT_QUANTILES),
-    ...logGradients(brightGradients, nb, BRIGHT_GRADIENT_QUANTILES),
     clipped / Math.max(1, n),
     s50,
     s90,

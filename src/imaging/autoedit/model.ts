@@ -16,15 +16,17 @@ export const TARGETS = ['illuminantU', 'illuminantV', 'exposure', 'logContrast',
 export type Target = (typeof TARGETS)[number];
 export type TargetVector = Record<Target, number>;
 
-export const WEIGHTS_VERSION = 3;
+export const WEIGHTS_VERSION = 2;
 
 export interface RidgeModel {
   /** Per target: intercept then one coefficient per standardised feature. */
   coefficients: number[][];
 }
 
-/** One model from features to targets: the ridge bag, the trees and what cross-validation measured of them. */
-export interface StageModel {
+export interface AutoEditWeights {
+  version: typeof WEIGHTS_VERSION;
+  featureSpec: string;
+  targets: readonly string[];
   featureMean: number[];
   featureScale: number[];
   /** Ridge λ per target, chosen by leave-photos-out cross-validation. */
@@ -39,17 +41,6 @@ export interface StageModel {
    * against the bag's mean (chosen by cross-validation).
    */
   trees: { weight: number[]; ensembles: (TreeEnsemble | null)[] };
-}
-
-export interface AutoEditWeights extends StageModel {
-  version: typeof WEIGHTS_VERSION;
-  featureSpec: string;
-  targets: readonly string[];
-  /**
-   * A second stage, when trained (cascade): it reads the preview as the first stage's guarded
-   * correction leaves it (correct.ts), with that correction, and predicts what is left to undo.
-   */
-  residual?: StageModel;
   /** Guard constants other than the built-in ones (cross-validation while tuning them). */
   guards?: GuardConstants;
   /** How the weights were made: photos, draws, seed, cross-validated errors. */
@@ -115,7 +106,7 @@ function evaluate(model: RidgeModel, x: Float64Array, t: number): number {
   return s;
 }
 
-export function predict(features: Float64Array, weights: StageModel = autoEditWeights()): Prediction {
+export function predict(features: Float64Array, weights: AutoEditWeights = autoEditWeights()): Prediction {
   if (features.length !== weights.featureMean.length) throw new Error(`Expected ${weights.featureMean.length} features but received ${features.length}`);
   const x = standardise(Float64Array.from(features), weights.featureMean, weights.featureScale);
   const mean = {} as TargetVector;
