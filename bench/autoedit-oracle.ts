@@ -8,13 +8,12 @@
  * read. `npm run autoedit-oracle`
  */
 import os from 'node:os';
-import { featurePreview, photoFeatures } from '../src/imaging/autoedit/features.js';
-import { GUARDS, PARTS, confidence, dominance, guardedTargets, plausibleWhite, type GuardConstants, type Part } from '../src/imaging/autoedit/guards.js';
-import { TARGETS, predict, type AutoEditWeights, type Target, type TargetVector } from '../src/imaging/autoedit/model.js';
-import { settingsFromTargets } from '../src/imaging/autoedit/targets.js';
+import { learnedTargets, toneColourOf } from '../src/imaging/autoedit/edit.js';
+import { featurePreview } from '../src/imaging/autoedit/features.js';
+import { GUARDS, PARTS, type GuardConstants, type Part } from '../src/imaging/autoedit/guards.js';
+import type { Target } from '../src/imaging/autoedit/model.js';
 import { estimateDetailed } from '../src/imaging/estimate.js';
-import type { RgbImage } from '../src/imaging/types.js';
-import { cvCases, loadFolds, renderCv, summarise, type Case } from './autoedit/cv-render.js';
+import { cvCases, loadFolds, renderCv, summarise, type CvEstimate } from './autoedit/cv-render.js';
 import { inverseTargets } from './autoedit/degrade.js';
 import { fittingPhotos } from './autoedit/training-photos.js';
 
@@ -38,20 +37,15 @@ const NO_GUARDS: GuardConstants = {
 type Replace = 'truth' | 'raw';
 
 /** The estimate's settings with the given parts' targets replaced by the truth or by the unguarded prediction. */
-function estimateReplacing(replace: Partial<Record<Part, Replace>>) {
-  return (c: Case, image: RgbImage, weights: AutoEditWeights) => {
+function estimateReplacing(replace: Partial<Record<Part, Replace>>): CvEstimate {
+  return (c, image, weights) => {
     const settings = estimateDetailed(image, {}, weights).settings;
-    const preview = featurePreview(image);
-    const prediction = predict(photoFeatures(preview), weights);
-    const vector = (values: readonly number[]) => Object.fromEntries(TARGETS.map((t, k) => [t, values[k]!])) as TargetVector;
-    const guards = weights.guards ?? GUARDS;
-    const conf = confidence(prediction, { rmse: vector(weights.cvRmse), typicalSpread: vector(weights.typicalSpread) }, guards);
-    const targets = guardedTargets(prediction, conf, dominance(preview), false, guards);
+    const { prediction, targets } = learnedTargets(featurePreview(image), { weights });
     const truth = inverseTargets(c.degradation);
     for (const [part, how] of Object.entries(replace) as [Part, Replace][]) for (const t of TARGETS_OF[part]) targets[t] = how === 'truth' ? truth[t] : prediction.mean[t];
-    const tc = settingsFromTargets(targets);
-    const white = plausibleWhite(tc.temperature, tc.tint);
-    return { ...settings, ...white, exposure: Math.round(tc.exposure * 100) / 100, contrast: Math.round(tc.contrast), blacks: Math.round(tc.blacks), saturation: Math.round(tc.saturation) };
+    const tc = toneColourOf(targets);
+    // Rounded as estimate() rounds them.
+    return { ...settings, temperature: tc.temperature, tint: tc.tint, exposure: Math.round(tc.exposure * 100) / 100, contrast: Math.round(tc.contrast), blacks: Math.round(tc.blacks), saturation: Math.round(tc.saturation) };
   };
 }
 
