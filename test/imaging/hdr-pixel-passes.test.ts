@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chromaOf, emptyHalfFrame, halfFrame } from '../../src/imaging/hdr/blend.js';
+import { lumaDistances } from '../../src/imaging/hdr/deghost.js';
 import { normalise } from '../../src/imaging/hdr/fusion.js';
 import { blockMean, lumaInto, type Plane } from '../../src/imaging/hdr/luma.js';
+import { sampleFrame, transferBetween } from '../../src/imaging/hdr/transfer.js';
 import { qualityWeights } from '../../src/imaging/hdr/weights.js';
 import { arena, reserve, toolKernels } from '../../src/imaging/kernels.js';
 import type { Image16 } from '../../src/imaging/types.js';
@@ -123,4 +125,39 @@ test('the kernel counts values strictly between two bounds compared in double pr
   reserve(k, l.end);
   new Float32Array(k.memory.buffer, l.src, values.length).set(values);
   assert.equal(k.countBetween(l.src, values.length, 0.04, 0.96), values.filter((v) => v > 0.04 && v < 0.96).length);
+});
+
+test("the ghost check's samples and luma distances from the kernels equal their definitions", () => {
+  for (const [width, height] of SIZES) {
+    const reference = frame(width, height, 3 * width + height);
+    // A brighter frame of the same pixels with noise, so distances are both zero and not.
+    const other = frame(width, height, width + 5 * height);
+    other.data.forEach((v, i) => {
+      other.data[i] = Math.min(65535, Math.round(reference.data[i]! * 1.6 + (v - 32768) / 8));
+    });
+    for (const step of [1, 2, 3]) {
+      const samples = sampleFrame(other, step);
+      const sw = Math.ceil(width / step);
+      for (let y = 0; y < Math.ceil(height / step); y++) {
+        for (let x = 0; x < sw; x++) {
+          for (let c = 0; c < 3; c++) assert.equal(samples[c].data[y * sw + x], Math.fround(other.data[3 * (y * step * width + x * step) + c]! / 65535), `sample ${width}x${height} step ${step}`);
+        }
+      }
+      const referenceSamples = sampleFrame(reference, step);
+      const transfer = transferBetween(referenceSamples, samples);
+      const distances = lumaDistances(referenceSamples, samples, transfer);
+      const f = Math.fround;
+      const luma = [0.299, 0.587, 0.114] as const;
+      const weigh = ([r, g, b]: number[]) => f(f(f(luma[0] * r!) + luma[1] * g!) + luma[2] * b!);
+      for (let p = 0; p < distances.length; p++) {
+        const ref = referenceSamples.map((s) => s.data[p]!);
+        const bins = ref.map((v) => Math.floor(v * 256));
+        const lo = weigh(bins.map((b, c) => transfer.lo[c]![b]!));
+        const hi = weigh(bins.map((b, c) => transfer.hi[c]![b]!));
+        const v = weigh(samples.map((s) => s.data[p]!));
+        const expected = Math.max(...ref) >= 0.97 ? 0 : f(Math.max(0, lo - v, v - hi));
+        assert.equal(distances[p], expected, `distance ${width}x${height} step ${step} at ${p}`);
+      }
+    }
+  }
 });

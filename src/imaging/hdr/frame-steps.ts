@@ -9,11 +9,11 @@ import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves
 import { ghostTrust, replaceGhosts } from './deghost.js';
 import { lumaInto, type Plane } from './luma.js';
 import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
-import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
+import { type Samples, sampleFrame, sampleStep, transferBetween } from './transfer.js';
 
-/** Each frame's luma: frames are independent of each other once the reference is chosen. */
-export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[] }, k: number) => {
-  lumaInto(job.frames[k]!, job.lumas[k]!.data);
+/** Each frame's luma, and its mean into means[k] (which ranks the exposures). */
+export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[]; means: Float64Array }, k: number) => {
+  job.means[k] = lumaInto(job.frames[k]!, job.lumas[k]!.data).mean;
 });
 
 /** Frame k's shift against the reference, into shifts[2k], shifts[2k + 1]. */
@@ -37,6 +37,8 @@ interface PrepareJob {
   frames: Image16[];
   lumas: Plane[];
   reference: number;
+  /** The reference's samples (sampleFrame at sampleStep), taken once for every frame. */
+  referenceSamples: Samples;
   /** Per frame: a roll to resample by, or a whole-pixel shift. */
   moves: ({ roll: Roll } | { shift: Offset })[];
   aligned: FrameBuffers[];
@@ -54,11 +56,10 @@ export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: numb
   const reference = job.frames[job.reference]!;
   const { width, height } = reference;
   const step = sampleStep(width, height);
-  const referenceSamples = sampleFrame(reference, step);
   const samples = sampleFrame(frame.image, step);
-  const transfer = transferBetween(referenceSamples, samples);
+  const transfer = transferBetween(job.referenceSamples, samples);
   fillUncovered(frame, reference, transfer);
   if (!job.deghost) return;
-  const trust = ghostTrust(referenceSamples, samples, transfer, frame.valid, step, width, height);
+  const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step, width, height);
   if (trust) replaceGhosts(frame, trust, reference, transfer);
 });

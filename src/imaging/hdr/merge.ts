@@ -6,6 +6,7 @@ import { type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './a
 import { frameShifts, lumaPlanes, prepareFrames, rollWindows } from './frame-steps.js';
 import { fuseExposures } from './fusion.js';
 import { emptyFrame } from './shift.js';
+import { sampleFrame, sampleStep } from './transfer.js';
 
 /**
  * Long edge of a merged bracket in pixels unless told otherwise. Reference §4.6 lets HDR
@@ -42,15 +43,6 @@ export interface MergeResult {
   darkestIndex: number;
   /** That frame aligned to `image` and at its size, ready for window pull's darkFrame. */
   darkFrame: Image16;
-}
-
-/** Mean Rec. 601 luma, on every 4th pixel: enough to rank exposures of one scene. */
-function brightness(image: Image16): number {
-  const { data } = image;
-  let sum = 0;
-  let n = 0;
-  for (let j = 0; j < data.length; j += 12, n++) sum += 0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!;
-  return sum / n;
 }
 
 function validateMerge(frames: unknown, options: unknown): asserts frames is Image16[] {
@@ -98,14 +90,14 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   }
   const working = (await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)))).map((frame) => inSharedMemory(frame, frames.length));
 
-  // Rank by brightness: Image16 carries no EXIF, and pixels tell the exposure order reliably.
-  const levels = working.map(brightness);
-  const order = levels.map((_, i) => i).sort((a, b) => levels[a]! - levels[b]!);
-  const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
   const count = working.length;
-
   const lumas = working.map(() => ({ width: size.width, height: size.height, data: sharedFloat32(size.width * size.height) }));
-  await lumaPlanes({ frames: working, lumas }, count);
+  const levels = new Float64Array(new SharedArrayBuffer(8 * count));
+  await lumaPlanes({ frames: working, lumas, means: levels }, count);
+  // Rank by mean luma: Image16 carries no EXIF, and pixels tell the exposure order reliably.
+  const order = Array.from(levels.keys()).sort((a, b) => levels[a]! - levels[b]!);
+  const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
+
   const shiftValues = new Int32Array(new SharedArrayBuffer(8 * count));
   await frameShifts({ lumas, reference: referenceIndex, shifts: shiftValues }, count);
   const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
@@ -125,7 +117,8 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   // The reference is only read from here on, so it needs no copy (it may be the caller's frame).
   const aligned = working.map((frame, k) => (k === referenceIndex ? { image: frame, luma: lumas[k]! } : emptyFrame(size.width, size.height)));
   const moves = rolls.map((roll, k) => (rolling[k] ? { roll } : { shift: shifts[k]! }));
-  await prepareFrames({ frames: working, lumas, reference: referenceIndex, moves, aligned, deghost: options.deghost !== false }, count);
+  const referenceSamples = sampleFrame(working[referenceIndex]!, sampleStep(size.width, size.height));
+  await prepareFrames({ frames: working, lumas, reference: referenceIndex, referenceSamples, moves, aligned, deghost: options.deghost !== false }, count);
   const image = await fuseExposures(
     aligned.map((a) => a.image),
     aligned.map((a) => a.luma),
