@@ -16,10 +16,10 @@ export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; luma
   job.means[k] = lumaInto(job.frames[k]!, job.lumas[k]!.data).mean;
 });
 
-/** Frame k's shift against the reference, into shifts[2k], shifts[2k + 1]. */
-export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; reference: number; shifts: Int32Array }, k: number) => {
+/** Frame k's shift against the reference (given by its lumaPyramid), into shifts[2k], shifts[2k + 1]. */
+export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; reference: number; referencePyramid: Plane[]; shifts: Int32Array }, k: number) => {
   if (k === job.reference) return;
-  const { dx, dy } = alignToReference(job.lumas[job.reference]!, job.lumas[k]!);
+  const { dx, dy } = alignToReference(job.referencePyramid, job.lumas[k]!);
   job.shifts[2 * k] = dx;
   job.shifts[2 * k + 1] = dy;
 });

@@ -2,7 +2,7 @@ import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import { isShared, sharedFloat32, sharedUint16, spreads } from '../bands.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
-import { type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
+import { lumaPyramid, type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
 import { frameShifts, lumaPlanes, prepareFrames, rollWindows } from './frame-steps.js';
 import { fuseExposures } from './fusion.js';
 import { emptyFrame } from './shift.js';
@@ -99,7 +99,7 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
 
   const shiftValues = new Int32Array(new SharedArrayBuffer(8 * count));
-  await frameShifts({ lumas, reference: referenceIndex, shifts: shiftValues }, count);
+  await frameShifts({ lumas, reference: referenceIndex, referencePyramid: lumaPyramid(lumas[referenceIndex]!), shifts: shiftValues }, count);
   const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
   // Hand-held frames also roll: measured per frame, and resampled only when it shows.
   const windowValues = new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
