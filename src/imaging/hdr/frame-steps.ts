@@ -3,7 +3,7 @@
  * share (bands.ts). A module of their own, free of libvips, so that a thread that only helps
  * loads little.
  */
-import { sharedWork } from '../bands.js';
+import { sharedUint16, sharedWork } from '../bands.js';
 import type { Image16 } from '../types.js';
 import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
@@ -41,7 +41,10 @@ interface PrepareJob {
   referenceSamples: Samples;
   /** Per frame: a roll to resample by, or a whole-pixel shift. */
   moves: ({ roll: Roll } | { shift: Offset })[];
+  /** Per frame, buffers to move it into; for a frame that does not move, the frame and its luma themselves. */
   aligned: FrameBuffers[];
+  /** Per frame, whether it is the caller's (never changed: copied before ghosts are replaced in it). */
+  borrowed: boolean[];
   deghost: boolean;
 }
 
@@ -52,14 +55,29 @@ interface PrepareJob {
 export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: number) => {
   if (k === job.reference) return;
   const move = job.moves[k]!;
-  const frame = 'roll' in move ? rollFrame(job.frames[k]!, job.lumas[k]!, move.roll, job.aligned[k]) : shiftFrame(job.frames[k]!, job.lumas[k]!, move.shift, job.aligned[k]);
+  const source = job.frames[k]!;
   const reference = job.frames[job.reference]!;
   const { width, height } = reference;
+  const into = job.aligned[k]!;
+  const frame =
+    into.image === source
+      ? { ...into, valid: { x: 0, y: 0, width, height } }
+      : 'roll' in move
+        ? rollFrame(source, job.lumas[k]!, move.roll, into)
+        : shiftFrame(source, job.lumas[k]!, move.shift, into);
   const step = sampleStep(width, height);
   const samples = sampleFrame(frame.image, step);
   const transfer = transferBetween(job.referenceSamples, samples);
   fillUncovered(frame, reference, transfer);
   if (!job.deghost) return;
   const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step, width, height);
-  if (trust) replaceGhosts(frame, trust, reference, transfer);
+  if (!trust) return;
+  if (frame.image === source && job.borrowed[k]) {
+    // Borrowed frames are only handed to jobs that run on the merging thread (merge.ts), so the new buffer reaches it.
+    const data = sharedUint16(source.data.length);
+    data.set(source.data);
+    frame.image = { ...source, data };
+    into.image = frame.image;
+  }
+  replaceGhosts(frame, trust, reference, transfer);
 });
