@@ -59,12 +59,8 @@ export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: numb
   const reference = job.frames[job.reference]!;
   const { width, height } = reference;
   const into = job.aligned[k]!;
-  const frame =
-    into.image === source
-      ? { ...into, valid: { x: 0, y: 0, width, height } }
-      : 'roll' in move
-        ? rollFrame(source, job.lumas[k]!, move.roll, into)
-        : shiftFrame(source, job.lumas[k]!, move.shift, into);
+  let frame = { ...into, valid: { x: 0, y: 0, width, height } };
+  if (into.image !== source) frame = 'roll' in move ? rollFrame(source, job.lumas[k]!, move.roll, into) : shiftFrame(source, job.lumas[k]!, move.shift, into);
   const step = sampleStep(width, height);
   const samples = sampleFrame(frame.image, step);
   const transfer = transferBetween(job.referenceSamples, samples);
