@@ -119,12 +119,36 @@ test('weights normalised by the kernel are each frame share of their sum, 0 wher
 });
 
 test('the kernel counts values strictly between two bounds compared in double precision, as JavaScript does', () => {
-  const values = new Float32Array([0, 0.04, Math.fround(0.04), 0.0400001, 0.5, 0.9599999, 0.96, 1, Number.NaN]);
-  const k = toolKernels();
-  const l = arena({ src: 4 * values.length });
-  reserve(k, l.end);
-  new Float32Array(k.memory.buffer, l.src, values.length).set(values);
-  assert.equal(k.countBetween(l.src, values.length, 0.04, 0.96), values.filter((v) => v > 0.04 && v < 0.96).length);
+  const f32Neighbours = (x: number) => {
+    const v = new Float32Array([x]);
+    const bits = new Int32Array(v.buffer);
+    const around: number[] = [];
+    for (let d = -2; d <= 2; d++) {
+      bits[0] = new Int32Array(new Float32Array([x]).buffer)[0]! + d;
+      around.push(v[0]!);
+    }
+    return around;
+  };
+  const bounds: [number, number][] = [
+    [0.04, 0.96],
+    [Math.fround(0.04), Math.fround(0.96)],
+    [0.25, 0.5],
+    [-0.1, 0.1],
+    [0.1, 0.3],
+    [0, 1],
+  ];
+  for (const [lo, hi] of bounds) {
+    const near = [...f32Neighbours(lo), ...f32Neighbours(hi), lo, hi, 0, -0, 0.5, 1, -1, Number.NaN, Number.POSITIVE_INFINITY];
+    // Lengths that leave 0 to 3 values after the groups of four.
+    for (const length of [near.length, near.length + 1, 2 * near.length + 3, 5]) {
+      const values = new Float32Array(length).map((_, i) => near[(i * 7) % near.length]!);
+      const k = toolKernels();
+      const l = arena({ src: 4 * values.length });
+      reserve(k, l.end);
+      new Float32Array(k.memory.buffer, l.src, values.length).set(values);
+      assert.equal(k.countBetween(l.src, values.length, lo, hi), values.filter((v) => v > lo && v < hi).length, `${lo}..${hi}, ${length} values`);
+    }
+  }
 });
 
 test("the ghost check's samples and luma distances from the kernels equal their definitions", () => {

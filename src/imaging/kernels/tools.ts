@@ -846,12 +846,39 @@ export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i3
   }
 }
 
-/** How many of `count` f32 values at srcPtr lie strictly between lo and hi (compared in f64, as JavaScript compares them). */
+/** The f32 next to x towards −∞ (x finite). */
+@inline function f32Down(x: f32): f32 {
+  if (x === 0) return -reinterpret<f32>(<i32>1);
+  return reinterpret<f32>(reinterpret<i32>(x) + (x > 0 ? -1 : 1));
+}
+
+/** The largest f32 at or below x: for an f32 v, v > x exactly when v > f32AtOrBelow(x) (no f32 lies between the two). */
+@inline function f32AtOrBelow(x: f64): f32 {
+  const f = <f32>x;
+  return <f64>f > x ? f32Down(f) : f;
+}
+
+/**
+ * How many of `count` f32 values at srcPtr lie strictly between lo and hi, as JavaScript
+ * compares them in f64: four at a time in f32 against bounds that decide every f32 alike
+ * (v > lo ⇔ v > the largest f32 ≤ lo; v < hi ⇔ v < the smallest f32 ≥ hi).
+ */
 export function countBetween(srcPtr: usize, count: i32, lo: f64, hi: f64): i32 {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const v = <f64>load<f32>(srcPtr + (<usize>i << 2));
-    n += i32(v > lo && v < hi);
+  const low = f32AtOrBelow(lo);
+  const high = -f32AtOrBelow(-hi);
+  const lows = f32x4.splat(low);
+  const highs = f32x4.splat(high);
+  // Each lane's count goes down by 1 (a true compare is all ones, −1) per value inside.
+  let lanes = i32x4.splat(0);
+  let i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const v = v128.load(srcPtr + (<usize>i << 2));
+    lanes = i32x4.add(lanes, v128.and(f32x4.gt(v, lows), f32x4.lt(v, highs)));
+  }
+  let n = -(i32x4.extract_lane(lanes, 0) + i32x4.extract_lane(lanes, 1) + i32x4.extract_lane(lanes, 2) + i32x4.extract_lane(lanes, 3));
+  for (; i < count; i++) {
+    const v = load<f32>(srcPtr + (<usize>i << 2));
+    n += i32(v > low && v < high);
   }
   return n;
 }
