@@ -69,7 +69,7 @@ export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: numb
   const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step, width, height);
   if (!trust) return;
   if (frame.image === source && job.borrowed[k]) {
-    // Borrowed frames are only handed to jobs that run on the merging thread (merge.ts), so the new buffer reaches it.
+    // A borrowed frame is used in place only when its job runs on the merging thread (merge.ts), so the new buffer reaches it.
     const data = sharedUint16(source.data.length);
     data.set(source.data);
     frame.image = { ...source, data };

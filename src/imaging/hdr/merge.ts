@@ -114,13 +114,12 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   });
   const rolling = rolls.map((roll) => Math.abs(roll.angle) * (Math.max(size.width, size.height) / 2) >= MIN_ROLL_PIXELS);
   const offsets = rolls.map((roll, i) => (rolling[i] ? { dx: roll.dx, dy: roll.dy } : shifts[i]!));
-  // The reference, and frames that do not move (a tripod's), stay where they are: no copy unless ghosts are replaced in a frame that is the caller's.
-  const still = (k: number) => k === referenceIndex || (!rolling[k] && shifts[k]!.dx === 0 && shifts[k]!.dy === 0);
-  const aligned = working.map((frame, k) => (still(k) ? { image: frame, luma: lumas[k]! } : emptyFrame(size.width, size.height)));
+  const borrowed = working.map((frame, k) => frame === frames[k]);
+  // The reference, and frames that do not move (a tripod's), stay where they are, no copy; but not a frame of the caller's whose job may run on another thread, which could not hand back the copy ghost replacement makes of it.
+  const inPlace = (k: number) => k === referenceIndex || (!rolling[k] && shifts[k]!.dx === 0 && shifts[k]!.dy === 0 && !(borrowed[k] && spreads(count)));
+  const aligned = working.map((frame, k) => (inPlace(k) ? { image: frame, luma: lumas[k]! } : emptyFrame(size.width, size.height)));
   const moves = rolls.map((roll, k) => (rolling[k] ? { roll } : { shift: shifts[k]! }));
   const referenceSamples = sampleFrame(working[referenceIndex]!, sampleStep(size.width, size.height));
-  // Frames the caller passed (not resized) are shared with other threads only as copies (inSharedMemory), so a borrowed frame's job runs here.
-  const borrowed = working.map((frame, k) => frame === frames[k]);
   await prepareFrames({ frames: working, lumas, reference: referenceIndex, referenceSamples, moves, aligned, borrowed, deghost: options.deghost !== false }, count);
   const image = await fuseExposures(
     aligned.map((a) => a.image),
