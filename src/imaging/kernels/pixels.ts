@@ -214,6 +214,12 @@ function blurRow(row: usize, width: i32, out: usize): void {
   return i32x4.shr_u(i32x4.add(i32x4.mul(code, i32x4.splat(255)), i32x4.splat(32895)), 16);
 }
 
+/** Four pixels of 8-bit channels (i32x4 each, 0..255) interleaved in one 16-byte store: 4 bytes past the pixels are overwritten. */
+@inline function putPixels8(at: usize, r: v128, g: v128, b: v128): void {
+  const bytes = i8x16.narrow_i16x8_u(i16x8.narrow_i32x4_u(r, g), i16x8.narrow_i32x4_u(b, b));
+  v128.store(at, i8x16.shuffle(bytes, bytes, 0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, 12, 13, 14, 15));
+}
+
 /** Stores channel c of four pixels from sample i on: 16-bit codes, or round(code / 257) for 8 bits. */
 @inline function put(ptr: usize, bits: i32, i: usize, code: v128): void {
   if (bits == 8) {
@@ -363,6 +369,10 @@ export function developBand(srcPtr: usize, srcBits: i32, srcRow0: i32, dstPtr: u
       ro = clamp01(f32x4.add(yl, f32x4.mul(f, f32x4.sub(ro, yl))));
       go = clamp01(f32x4.add(yl, f32x4.mul(f, f32x4.sub(go, yl))));
       bo = clamp01(f32x4.add(yl, f32x4.mul(f, f32x4.sub(bo, yl))));
+      if (dstBits == 8) {
+        putPixels8(dst + i, to8(to16(ro)), to8(to16(go)), to8(to16(bo)));
+        continue;
+      }
       put(dst, dstBits, i, to16(ro));
       put(dst, dstBits, i + 1, to16(go));
       put(dst, dstBits, i + 2, to16(bo));

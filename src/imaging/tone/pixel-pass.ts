@@ -128,9 +128,9 @@ function layout(plan: DevelopPlan, width: number): Layout {
     rowA: take(((plan.local?.gridWidth ?? 0) + 1) * 4),
     rowB: take(((plan.local?.gridWidth ?? 0) + 1) * 4),
     scratch: take(5 * (width + 4) * 4),
-    // The kernel develops four pixels at a time: a row's last group may read 12 samples past the input and write past the row.
+    // The kernel develops four pixels at a time: a row's last group may read 12 samples past the input and write past the row (16 bytes from its first sample on).
     input: take((CHUNK_ROWS + 2) * width * 6 + 24),
-    output: take(CHUNK_ROWS * paddedWidth(width) * 6),
+    output: take(CHUNK_ROWS * paddedWidth(width) * 6 + 16),
     end: 0,
   };
   l.end = at;
