@@ -66,6 +66,7 @@ export interface ToolKernels {
   boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
   guidedCoefficients(guide: number, p: number, width: number, height: number, radius: number, eps: number, planes: number, rows: number, sums: number, a: number, b: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
+  previewRow(src: number, bits: number, rows: number, width: number, f: number, step: number, w: number, lut: number, acc: number, out: number): void;
   resampleRows(
     src: number,
     srcRow0: number,
