@@ -18,26 +18,7 @@ declare const WebAssembly: {
 
 export interface PixelKernels {
   memory: WasmMemory;
-  setPlan(
-    lin: number,
-    lin8: number,
-    tone: number,
-    tone8: number,
-    tone16: number,
-    scale: number,
-    max: number,
-    m0: number,
-    m1: number,
-    m2: number,
-    m3: number,
-    m4: number,
-    m5: number,
-    m6: number,
-    m7: number,
-    m8: number,
-    factors: number,
-    sharpen: number,
-  ): void;
+  setPlan(lin: number, tone: number, tables: number, scale: number, max: number, m0: number, m1: number, m2: number, m3: number, m4: number, m5: number, m6: number, m7: number, m8: number, factors: number, sharpen: number): void;
   setLocal(w: number, h: number, a: number, b: number, gain: number, max: number, scale: number, boost: number, colIndex: number, colFrac: number, rowA: number, rowB: number): void;
   setColumns(width: number): void;
   developBand(src: number, srcBits: number, srcRow0: number, dst: number, dstBits: number, dstStride: number, width: number, height: number, y0: number, y1: number, scratch: number): void;

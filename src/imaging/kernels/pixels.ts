@@ -41,23 +41,24 @@ const LUMA_G: f32 = 0.7151522;
 const LUMA_B: f32 = 0.072175;
 
 /**
- * lin8 (256 f32), tone8 (max + 1 bytes) and tone16 (max + 1 u16) are filled here from lin and
- * tone: an 8-bit sample's linear value, and each tone entry's output codes (what to16 and put
- * make of it), so that a pass without colour factors reads its output instead of computing it.
+ * tables: room for what setPlan derives from lin and tone, in this order: an 8-bit sample's
+ * linear value (lin8, 256 f32), and each tone entry's output codes, what to16 and put make of
+ * it (tone8, max + 1 bytes, then tone16 at the next 16 bytes, max + 1 u16), so that a pass
+ * without colour factors reads its output instead of computing it.
  */
-export function setPlan(lin: usize, lin8: usize, tone: usize, tone8: usize, tone16: usize, scale: f32, max: i32, m0: f32, m1: f32, m2: f32, m3: f32, m4: f32, m5: f32, m6: f32, m7: f32, m8: f32, factors: usize, amount: f32): void {
+export function setPlan(lin: usize, tone: usize, tables: usize, scale: f32, max: i32, m0: f32, m1: f32, m2: f32, m3: f32, m4: f32, m5: f32, m6: f32, m7: f32, m8: f32, factors: usize, amount: f32): void {
   linPtr = lin;
-  lin8Ptr = lin8;
+  lin8Ptr = tables;
   tonePtr = tone;
-  tone8Ptr = tone8;
-  tone16Ptr = tone16;
+  tone8Ptr = tables + 1024;
+  tone16Ptr = tone8Ptr + ((<usize>max + 16) & ~15);
   toneScale = scale;
   toneMax = max;
-  for (let v = 0; v < 256; v++) store<f32>(lin8 + (<usize>v << 2), load<f32>(lin + (<usize>(v * 257) << 2)));
+  for (let v = 0; v < 256; v++) store<f32>(lin8Ptr + (<usize>v << 2), load<f32>(lin + (<usize>(v * 257) << 2)));
   for (let k = 0; k <= max; k++) {
     const code = i32x4.extract_lane(to16(f32x4.splat(load<f32>(tone + (<usize>k << 2)))), 0);
-    store<u16>(tone16 + (<usize>k << 1), <u16>code);
-    store<u8>(tone8 + <usize>k, <u8>i32x4.extract_lane(to8(i32x4.splat(code)), 0));
+    store<u16>(tone16Ptr + (<usize>k << 1), <u16>code);
+    store<u8>(tone8Ptr + <usize>k, <u8>i32x4.extract_lane(to8(i32x4.splat(code)), 0));
   }
   col0 = f32x4(m0, m3, m6, 0);
   col1 = f32x4(m1, m4, m7, 0);

@@ -82,10 +82,8 @@ const CHUNK_ROWS = 64;
 /** Where a plan sits in the kernels' memory (byte offsets). */
 interface Layout {
   lin: number;
-  lin8: number;
   tone: number;
-  tone8: number;
-  tone16: number;
+  tables: number;
   factors: number;
   gain: number;
   boost: number;
@@ -114,10 +112,9 @@ function layout(plan: DevelopPlan, width: number): Layout {
   const tables = plan.local ? plan.local.gain.length * 4 : 0;
   const l = {
     lin: take(65536 * 4),
-    lin8: take(256 * 4),
     tone: take(plan.table.length * 4),
-    tone8: take(plan.table.length),
-    tone16: take(plan.table.length * 2),
+    // What the kernel derives (setPlan): 256 linear values of 8-bit samples, the tone entries' 8- and 16-bit codes.
+    tables: take(1024 + Math.ceil(plan.table.length / 16) * 16 + plan.table.length * 2),
     factors: take(512 * 4),
     gain: take(tables),
     boost: take(tables),
@@ -149,7 +146,7 @@ function load(k: PixelKernels, plan: DevelopPlan, width: number): Layout {
   f32(l.tone, plan.table);
   if (plan.factors) f32(l.factors, plan.factors);
   const m = plan.matrix;
-  k.setPlan(l.lin, l.lin8, l.tone, l.tone8, l.tone16, plan.tableScale, TONE_LUT_SIZE, m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]!, m[8]!, plan.factors ? l.factors : 0, plan.sharpen);
+  k.setPlan(l.lin, l.tone, l.tables, plan.tableScale, TONE_LUT_SIZE, m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]!, m[8]!, plan.factors ? l.factors : 0, plan.sharpen);
   const local = plan.local;
   if (local) {
     f32(l.gain, local.gain);
