@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { chromaOf, emptyHalfFrame, halfFrame } from '../../src/imaging/hdr/blend.js';
+import { lumaDistances } from '../../src/imaging/hdr/deghost.js';
 import { normalise } from '../../src/imaging/hdr/fusion.js';
 import { blockMean, lumaInto, type Plane } from '../../src/imaging/hdr/luma.js';
+import { sampleFrame, transferBetween } from '../../src/imaging/hdr/transfer.js';
 import { qualityWeights } from '../../src/imaging/hdr/weights.js';
 import { arena, reserve, toolKernels } from '../../src/imaging/kernels.js';
 import type { Image16 } from '../../src/imaging/types.js';
@@ -117,10 +119,69 @@ test('weights normalised by the kernel are each frame share of their sum, 0 wher
 });
 
 test('the kernel counts values strictly between two bounds compared in double precision, as JavaScript does', () => {
-  const values = new Float32Array([0, 0.04, Math.fround(0.04), 0.0400001, 0.5, 0.9599999, 0.96, 1, Number.NaN]);
-  const k = toolKernels();
-  const l = arena({ src: 4 * values.length });
-  reserve(k, l.end);
-  new Float32Array(k.memory.buffer, l.src, values.length).set(values);
-  assert.equal(k.countBetween(l.src, values.length, 0.04, 0.96), values.filter((v) => v > 0.04 && v < 0.96).length);
+  const f32Neighbours = (x: number) => {
+    const v = new Float32Array([x]);
+    const bits = new Int32Array(v.buffer);
+    const around: number[] = [];
+    for (let d = -2; d <= 2; d++) {
+      bits[0] = new Int32Array(new Float32Array([x]).buffer)[0]! + d;
+      around.push(v[0]!);
+    }
+    return around;
+  };
+  const bounds: [number, number][] = [
+    [0.04, 0.96],
+    [Math.fround(0.04), Math.fround(0.96)],
+    [0.25, 0.5],
+    [-0.1, 0.1],
+    [0.1, 0.3],
+    [0, 1],
+  ];
+  for (const [lo, hi] of bounds) {
+    const near = [...f32Neighbours(lo), ...f32Neighbours(hi), lo, hi, 0, -0, 0.5, 1, -1, Number.NaN, Number.POSITIVE_INFINITY];
+    // Lengths that leave 0 to 3 values after the groups of four.
+    for (const length of [near.length, near.length + 1, 2 * near.length + 3, 5]) {
+      const values = new Float32Array(length).map((_, i) => near[(i * 7) % near.length]!);
+      const k = toolKernels();
+      const l = arena({ src: 4 * values.length });
+      reserve(k, l.end);
+      new Float32Array(k.memory.buffer, l.src, values.length).set(values);
+      assert.equal(k.countBetween(l.src, values.length, lo, hi), values.filter((v) => v > lo && v < hi).length, `${lo}..${hi}, ${length} values`);
+    }
+  }
+});
+
+test("the ghost check's samples and luma distances from the kernels equal their definitions", () => {
+  for (const [width, height] of SIZES) {
+    const reference = frame(width, height, 3 * width + height);
+    // A brighter frame of the same pixels with noise, so distances are both zero and not.
+    const other = frame(width, height, width + 5 * height);
+    other.data.forEach((v, i) => {
+      other.data[i] = Math.min(65535, Math.round(reference.data[i]! * 1.6 + (v - 32768) / 8));
+    });
+    for (const step of [1, 2, 3]) {
+      const samples = sampleFrame(other, step);
+      const sw = Math.ceil(width / step);
+      for (let y = 0; y < Math.ceil(height / step); y++) {
+        for (let x = 0; x < sw; x++) {
+          for (let c = 0; c < 3; c++) assert.equal(samples[c].data[y * sw + x], Math.fround(other.data[3 * (y * step * width + x * step) + c]! / 65535), `sample ${width}x${height} step ${step}`);
+        }
+      }
+      const referenceSamples = sampleFrame(reference, step);
+      const transfer = transferBetween(referenceSamples, samples);
+      const distances = lumaDistances(referenceSamples, samples, transfer);
+      const f = Math.fround;
+      const luma = [0.299, 0.587, 0.114] as const;
+      const weigh = ([r, g, b]: number[]) => f(f(f(luma[0] * r!) + luma[1] * g!) + luma[2] * b!);
+      for (let p = 0; p < distances.length; p++) {
+        const ref = referenceSamples.map((s) => s.data[p]!);
+        const bins = ref.map((v) => Math.floor(v * 256));
+        const lo = weigh(bins.map((b, c) => transfer.lo[c]![b]!));
+        const hi = weigh(bins.map((b, c) => transfer.hi[c]![b]!));
+        const v = weigh(samples.map((s) => s.data[p]!));
+        const expected = Math.max(...ref) >= 0.97 ? 0 : f(Math.max(0, lo - v, v - hi));
+        assert.equal(distances[p], expected, `distance ${width}x${height} step ${step} at ${p}`);
+      }
+    }
+  }
 });

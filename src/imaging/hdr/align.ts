@@ -114,8 +114,8 @@ function usable(threshold: number): boolean {
   return threshold > EXCLUSION && threshold < 1 - EXCLUSION;
 }
 
-/** Luma from full size down, each level 2 x 2 means of the one before. */
-function lumaPyramid(luma: Plane): Plane[] {
+/** Luma from full size down, each level 2 x 2 means of the one before: what alignment compares. */
+export function lumaPyramid(luma: Plane): Plane[] {
   const levels = [luma];
   while (levels.length < MAX_LEVELS) {
     const top = levels[levels.length - 1]!;
@@ -180,19 +180,18 @@ function alignPair(ref: Plane[], mov: Plane[]): Offset {
 }
 
 /**
- * Translation of a frame (given by its luma) against the reference's by median-threshold
- * bitmaps (Ward 2003), which compare the structure of differently exposed frames without
- * knowing the camera response. Integer pixels.
+ * Translation of a frame (given by its luma) against the reference (given by its lumaPyramid,
+ * made once for every frame) by median-threshold bitmaps (Ward 2003), which compare the
+ * structure of differently exposed frames without knowing the camera response. Integer pixels.
  */
-export function alignToReference(reference: Plane, frame: Plane): Offset {
-  return alignPair(lumaPyramid(reference), lumaPyramid(frame));
+export function alignToReference(reference: Plane[], frame: Plane): Offset {
+  return alignPair(reference, lumaPyramid(frame));
 }
 
 /** alignToReference for every frame against lumas[reference], which gets {0, 0}. */
 export function alignFrames(lumas: Plane[], reference: number): Offset[] {
-  const pyramids = lumas.map(lumaPyramid);
-  const ref = pyramids[reference]!;
-  return pyramids.map((pyr, i) => (i === reference ? { dx: 0, dy: 0 } : alignPair(ref, pyr)));
+  const ref = lumaPyramid(lumas[reference]!);
+  return lumas.map((luma, i) => (i === reference ? { dx: 0, dy: 0 } : alignToReference(ref, luma)));
 }
 
 /** A frame's roll against the reference, in radians (positive clockwise on screen), and its shift at the centre. */

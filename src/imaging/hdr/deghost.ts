@@ -1,3 +1,4 @@
+import { arena, reserve, toolKernels } from '../kernels.js';
 import { smoothstep } from '../math.js';
 import type { Box, Image16 } from '../types.js';
 import { blockMean, type Plane } from './luma.js';
@@ -28,27 +29,25 @@ const LUMA = [0.299, 0.587, 0.114] as const;
  * half resolution and quantises it coarsely, so a static frame's channels stray from their
  * predictions by up to 0.3 (summed) near coloured detail while its luma stays within 0.04;
  * measuring channels flagged 44-66 % of static JPEG frames as ghosts, and replacing those
- * blocks from the reference painted blocky colour patches.
+ * blocks from the reference painted blocky colour patches. lumaDistanceSamples in the
+ * WebAssembly kernels.
  */
-function lumaDistances(reference: Samples, frame: Samples, transfer: Transfer): Float32Array {
-  const [r, g, b] = [reference[0].data, reference[1].data, reference[2].data];
-  const [fr, fg, fb] = [frame[0].data, frame[1].data, frame[2].data];
-  const [loR, loG, loB] = transfer.lo;
-  const [hiR, hiG, hiB] = transfer.hi;
-  const [kr, kg, kb] = LUMA;
-  const value = new Float32Array(r.length);
-  // One pass over the pixels; each sum rounded to f32 after every channel, as it was when summed into f32 planes channel by channel.
-  const f = Math.fround;
-  for (let p = 0; p < value.length; p++) {
-    const br = (r[p]! * BINS) | 0;
-    const bg = (g[p]! * BINS) | 0;
-    const bb = (b[p]! * BINS) | 0;
-    const lo = f(f(f(kr * loR[br]!) + kg * loG[bg]!) + kb * loB[bb]!);
-    const hi = f(f(f(kr * hiR[br]!) + kg * hiG[bg]!) + kb * hiB[bb]!);
-    const v = f(f(f(kr * fr[p]!) + kg * fg[p]!) + kb * fb[p]!);
-    value[p] = Math.max(r[p]!, g[p]!, b[p]!) >= REFERENCE_CLIPPED ? 0 : Math.max(0, lo - v, v - hi);
+export function lumaDistances(reference: Samples, frame: Samples, transfer: Transfer): Float32Array {
+  const count = reference[0].data.length;
+  const k = toolKernels();
+  const table = 4 * (BINS + 1);
+  const l = arena({ reference: 12 * count, frame: 12 * count, tables: 6 * table, out: 4 * count });
+  reserve(k, l.end);
+  const memory = k.memory.buffer;
+  for (let c = 0; c < 3; c++) {
+    new Float32Array(memory, l.reference + 4 * c * count, count).set(reference[c]!.data);
+    new Float32Array(memory, l.frame + 4 * c * count, count).set(frame[c]!.data);
   }
-  return value;
+  [...transfer.lo, ...transfer.hi].forEach((t, i) => {
+    new Float32Array(memory, l.tables + i * table, BINS + 1).set(t);
+  });
+  k.lumaDistanceSamples(l.reference, l.frame, count, l.tables, BINS, ...LUMA, REFERENCE_CLIPPED, l.out);
+  return new Float32Array(memory, l.out, count).slice();
 }
 
 /** 3 x 3 minimum: a distrusted block also distrusts its neighbours, covering an object's blurred rim. */

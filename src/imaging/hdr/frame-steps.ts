@@ -3,23 +3,23 @@
  * share (bands.ts). A module of their own, free of libvips, so that a thread that only helps
  * loads little.
  */
-import { sharedWork } from '../bands.js';
+import { sharedUint16, sharedWork } from '../bands.js';
 import type { Image16 } from '../types.js';
 import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
 import { lumaInto, type Plane } from './luma.js';
 import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
-import { sampleFrame, sampleStep, transferBetween } from './transfer.js';
+import { type Samples, sampleFrame, sampleStep, transferBetween } from './transfer.js';
 
-/** Each frame's luma: frames are independent of each other once the reference is chosen. */
-export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[] }, k: number) => {
-  lumaInto(job.frames[k]!, job.lumas[k]!.data);
+/** Each frame's luma, and its mean into means[k] (which ranks the exposures). */
+export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[]; means: Float64Array }, k: number) => {
+  job.means[k] = lumaInto(job.frames[k]!, job.lumas[k]!.data).mean;
 });
 
-/** Frame k's shift against the reference, into shifts[2k], shifts[2k + 1]. */
-export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; reference: number; shifts: Int32Array }, k: number) => {
+/** Frame k's shift against the reference (given by its lumaPyramid), into shifts[2k], shifts[2k + 1]. */
+export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; reference: number; referencePyramid: Plane[]; shifts: Int32Array }, k: number) => {
   if (k === job.reference) return;
-  const { dx, dy } = alignToReference(job.lumas[job.reference]!, job.lumas[k]!);
+  const { dx, dy } = alignToReference(job.referencePyramid, job.lumas[k]!);
   job.shifts[2 * k] = dx;
   job.shifts[2 * k + 1] = dy;
 });
@@ -37,9 +37,14 @@ interface PrepareJob {
   frames: Image16[];
   lumas: Plane[];
   reference: number;
+  /** The reference's samples (sampleFrame at sampleStep), taken once for every frame. */
+  referenceSamples: Samples;
   /** Per frame: a roll to resample by, or a whole-pixel shift. */
   moves: ({ roll: Roll } | { shift: Offset })[];
+  /** Per frame, buffers to move it into; for a frame that does not move, the frame and its luma themselves. */
   aligned: FrameBuffers[];
+  /** Per frame, whether it is the caller's (never changed: copied before ghosts are replaced in it). */
+  borrowed: boolean[];
   deghost: boolean;
 }
 
@@ -50,15 +55,25 @@ interface PrepareJob {
 export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: number) => {
   if (k === job.reference) return;
   const move = job.moves[k]!;
-  const frame = 'roll' in move ? rollFrame(job.frames[k]!, job.lumas[k]!, move.roll, job.aligned[k]) : shiftFrame(job.frames[k]!, job.lumas[k]!, move.shift, job.aligned[k]);
+  const source = job.frames[k]!;
   const reference = job.frames[job.reference]!;
   const { width, height } = reference;
+  const into = job.aligned[k]!;
+  let frame = { ...into, valid: { x: 0, y: 0, width, height } };
+  if (into.image !== source) frame = 'roll' in move ? rollFrame(source, job.lumas[k]!, move.roll, into) : shiftFrame(source, job.lumas[k]!, move.shift, into);
   const step = sampleStep(width, height);
-  const referenceSamples = sampleFrame(reference, step);
   const samples = sampleFrame(frame.image, step);
-  const transfer = transferBetween(referenceSamples, samples);
+  const transfer = transferBetween(job.referenceSamples, samples);
   fillUncovered(frame, reference, transfer);
   if (!job.deghost) return;
-  const trust = ghostTrust(referenceSamples, samples, transfer, frame.valid, step, width, height);
-  if (trust) replaceGhosts(frame, trust, reference, transfer);
+  const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step, width, height);
+  if (!trust) return;
+  if (frame.image === source && job.borrowed[k]) {
+    // A borrowed frame is used in place only when its job runs on the merging thread (merge.ts), so the new buffer reaches it.
+    const data = sharedUint16(source.data.length);
+    data.set(source.data);
+    frame.image = { ...source, data };
+    into.image = frame.image;
+  }
+  replaceGhosts(frame, trust, reference, transfer);
 });

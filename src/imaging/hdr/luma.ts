@@ -21,19 +21,23 @@ export function lumaOf(image: Image16): Plane {
   return lumaInto(image, new Float32Array(image.width * image.height));
 }
 
-/** lumaOf into the given array (lumaPixels in the WebAssembly kernels: the same values, optimised from a fresh process's first call). */
-export function lumaInto(image: Image16, out: Float32Array): Plane {
+/**
+ * lumaOf into the given array, with the plane's mean (lumaPixels in the WebAssembly kernels: the
+ * same values, optimised from a fresh process's first call; the mean costs no pass of its own).
+ */
+export function lumaInto(image: Image16, out: Float32Array): Plane & { mean: number } {
   const { width, height, data } = image;
   const k = toolKernels();
   const l = arena({ src: 6 * LUMA_CHUNK, out: 4 * LUMA_CHUNK });
   reserve(k, l.end);
+  let sum = 0;
   for (let p0 = 0; p0 < out.length; p0 += LUMA_CHUNK) {
     const p1 = Math.min(out.length, p0 + LUMA_CHUNK);
     new Uint16Array(k.memory.buffer, l.src, 3 * (p1 - p0)).set(data.subarray(3 * p0, 3 * p1));
-    k.lumaPixels(l.src, p1 - p0, l.out);
+    sum += k.lumaPixels(l.src, p1 - p0, l.out);
     out.set(new Float32Array(k.memory.buffer, l.out, p1 - p0), p0);
   }
-  return { width, height, data: out };
+  return { width, height, data: out, mean: sum / out.length };
 }
 
 /** Output rows of blockMean per kernel call. */

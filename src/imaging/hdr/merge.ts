@@ -2,10 +2,11 @@ import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import { isShared, sharedFloat32, sharedUint16, spreads } from '../bands.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
-import { type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
+import { lumaPyramid, type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
 import { frameShifts, lumaPlanes, prepareFrames, rollWindows } from './frame-steps.js';
 import { fuseExposures } from './fusion.js';
 import { emptyFrame } from './shift.js';
+import { sampleFrame, sampleStep } from './transfer.js';
 
 /**
  * Long edge of a merged bracket in pixels unless told otherwise. Reference §4.6 lets HDR
@@ -42,15 +43,6 @@ export interface MergeResult {
   darkestIndex: number;
   /** That frame aligned to `image` and at its size, ready for window pull's darkFrame. */
   darkFrame: Image16;
-}
-
-/** Mean Rec. 601 luma, on every 4th pixel: enough to rank exposures of one scene. */
-function brightness(image: Image16): number {
-  const { data } = image;
-  let sum = 0;
-  let n = 0;
-  for (let j = 0; j < data.length; j += 12, n++) sum += 0.299 * data[j]! + 0.587 * data[j + 1]! + 0.114 * data[j + 2]!;
-  return sum / n;
 }
 
 function validateMerge(frames: unknown, options: unknown): asserts frames is Image16[] {
@@ -98,16 +90,16 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   }
   const working = (await Promise.all(frames.map((frame) => resizeImage16(frame, size.width, size.height)))).map((frame) => inSharedMemory(frame, frames.length));
 
-  // Rank by brightness: Image16 carries no EXIF, and pixels tell the exposure order reliably.
-  const levels = working.map(brightness);
-  const order = levels.map((_, i) => i).sort((a, b) => levels[a]! - levels[b]!);
-  const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
   const count = working.length;
-
   const lumas = working.map(() => ({ width: size.width, height: size.height, data: sharedFloat32(size.width * size.height) }));
-  await lumaPlanes({ frames: working, lumas }, count);
+  const levels = new Float64Array(new SharedArrayBuffer(8 * count));
+  await lumaPlanes({ frames: working, lumas, means: levels }, count);
+  // Rank by mean luma: Image16 carries no EXIF, and pixels tell the exposure order reliably.
+  const order = Array.from(levels.keys()).sort((a, b) => levels[a]! - levels[b]!);
+  const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
+
   const shiftValues = new Int32Array(new SharedArrayBuffer(8 * count));
-  await frameShifts({ lumas, reference: referenceIndex, shifts: shiftValues }, count);
+  await frameShifts({ lumas, reference: referenceIndex, referencePyramid: lumaPyramid(lumas[referenceIndex]!), shifts: shiftValues }, count);
   const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
   // Hand-held frames also roll: measured per frame, and resampled only when it shows.
   const windowValues = new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
@@ -122,10 +114,13 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   });
   const rolling = rolls.map((roll) => Math.abs(roll.angle) * (Math.max(size.width, size.height) / 2) >= MIN_ROLL_PIXELS);
   const offsets = rolls.map((roll, i) => (rolling[i] ? { dx: roll.dx, dy: roll.dy } : shifts[i]!));
-  // The reference is only read from here on, so it needs no copy (it may be the caller's frame).
-  const aligned = working.map((frame, k) => (k === referenceIndex ? { image: frame, luma: lumas[k]! } : emptyFrame(size.width, size.height)));
+  const borrowed = working.map((frame, k) => frame === frames[k]);
+  // The reference, and frames that do not move (a tripod's), stay where they are, no copy; but not a frame of the caller's whose job may run on another thread, which could not hand back the copy ghost replacement makes of it.
+  const inPlace = (k: number) => k === referenceIndex || (!rolling[k] && shifts[k]!.dx === 0 && shifts[k]!.dy === 0 && !(borrowed[k] && spreads(count)));
+  const aligned = working.map((frame, k) => (inPlace(k) ? { image: frame, luma: lumas[k]! } : emptyFrame(size.width, size.height)));
   const moves = rolls.map((roll, k) => (rolling[k] ? { roll } : { shift: shifts[k]! }));
-  await prepareFrames({ frames: working, lumas, reference: referenceIndex, moves, aligned, deghost: options.deghost !== false }, count);
+  const referenceSamples = sampleFrame(working[referenceIndex]!, sampleStep(size.width, size.height));
+  await prepareFrames({ frames: working, lumas, reference: referenceIndex, referenceSamples, moves, aligned, borrowed, deghost: options.deghost !== false }, count);
   const image = await fuseExposures(
     aligned.map((a) => a.image),
     aligned.map((a) => a.luma),

@@ -1,3 +1,4 @@
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
 import { lumaAt, type Plane } from './luma.js';
 
@@ -20,29 +21,40 @@ export function sampleStep(width: number, height: number): number {
   return Math.max(1, Math.floor(Math.max(width, height) / SAMPLES_LONG_EDGE));
 }
 
-/** The frame's samples at the given step (see sampleStep). */
+/** Sampled rows per call of sampleRows: the kernels' memory holds chunks of a frame, not whole ones. */
+const SAMPLE_ROWS = 32;
+
+/** The frame's samples at the given step (see sampleStep); sampleRows in the WebAssembly kernels. */
 export function sampleFrame(image: Image16, step: number): Samples {
   const { width, height, data } = image;
   const sw = Math.ceil(width / step);
   const sh = Math.ceil(height / step);
-  const planes = [0, 1, 2].map(() => new Float32Array(sw * sh));
-  const [r, g, b] = planes as [Float32Array, Float32Array, Float32Array];
-  const k = 1 / 65535;
-  for (let y = 0; y < sh; y++) {
-    for (let x = 0, j = y * step * width * 3, o = y * sw; x < sw; x++, j += 3 * step, o++) {
-      r[o] = data[j]! * k;
-      g[o] = data[j + 1]! * k;
-      b[o] = data[j + 2]! * k;
-    }
+  const planes = [0, 1, 2].map(() => new Float32Array(sw * sh)) as [Float32Array, Float32Array, Float32Array];
+  const k = toolKernels();
+  const chunk = 4 * SAMPLE_ROWS * sw;
+  const l = arena({ src: 6 * SAMPLE_ROWS * width, r: chunk, g: chunk, b: chunk });
+  reserve(k, l.end);
+  const rowLength = 3 * width;
+  for (let y0 = 0; y0 < sh; y0 += SAMPLE_ROWS) {
+    const rows = Math.min(sh - y0, SAMPLE_ROWS);
+    const src = new Uint16Array(k.memory.buffer, l.src, rows * rowLength);
+    for (let y = 0; y < rows; y++) src.set(data.subarray((y0 + y) * step * rowLength, ((y0 + y) * step + 1) * rowLength), y * rowLength);
+    k.sampleRows(l.src, width, step, sw, rows, l.r, l.g, l.b);
+    [l.r, l.g, l.b].forEach((at, c) => {
+      planes[c]!.set(new Float32Array(k.memory.buffer, at, rows * sw), y0 * sw);
+    });
   }
-  return planes.map((data) => ({ width: sw, height: sh, data })) as Samples;
+  return planes.map((plane) => ({ width: sw, height: sh, data: plane })) as Samples;
 }
 
+/** Histogram over 0..1 of a plane's values, the last bin taking 1 (sampleHistogram in the WebAssembly kernels). */
 function histogram(plane: Plane, bins: number): Uint32Array {
-  const hist = new Uint32Array(bins);
-  const src = plane.data;
-  for (let i = 0; i < src.length; i++) hist[Math.min(bins - 1, (src[i]! * bins) | 0)]!++;
-  return hist;
+  const k = toolKernels();
+  const l = arena({ src: 4 * plane.data.length, hist: 4 * bins });
+  reserve(k, l.end);
+  new Float32Array(k.memory.buffer, l.src, plane.data.length).set(plane.data);
+  k.sampleHistogram(l.src, 1, plane.data.length, 1, bins, l.hist);
+  return new Uint32Array(k.memory.buffer, l.hist, bins).slice();
 }
 
 /**

@@ -732,13 +732,17 @@ export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coars
  */
 
 /** Rec. 601 luma, 0..1, of `count` 16-bit RGB pixels at srcPtr, into outPtr (f32). */
-export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize): void {
+export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize): f64 {
   const k: f64 = 1.0 / 65535.0;
+  let sum: f64 = 0;
   for (let i = 0; i < count; i++) {
     const p = srcPtr + <usize>i * 6;
     const v = 0.299 * <f64>load<u16>(p) + 0.587 * <f64>load<u16>(p, 2) + 0.114 * <f64>load<u16>(p, 4);
-    store<f32>(outPtr + (<usize>i << 2), <f32>(v * k));
+    const luma = <f32>(v * k);
+    store<f32>(outPtr + (<usize>i << 2), luma);
+    sum += <f64>luma;
   }
+  return sum;
 }
 
 /**
@@ -843,12 +847,39 @@ export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i3
   }
 }
 
-/** How many of `count` f32 values at srcPtr lie strictly between lo and hi (compared in f64, as JavaScript compares them). */
+/** The f32 next to x towards −∞ (x finite). */
+@inline function f32Down(x: f32): f32 {
+  if (x === 0) return -reinterpret<f32>(<i32>1);
+  return reinterpret<f32>(reinterpret<i32>(x) + (x > 0 ? -1 : 1));
+}
+
+/** The largest f32 at or below x: for an f32 v, v > x exactly when v > f32AtOrBelow(x) (no f32 lies between the two). */
+@inline function f32AtOrBelow(x: f64): f32 {
+  const f = <f32>x;
+  return <f64>f > x ? f32Down(f) : f;
+}
+
+/**
+ * How many of `count` f32 values at srcPtr lie strictly between lo and hi, as JavaScript
+ * compares them in f64: four at a time in f32 against bounds that decide every f32 alike
+ * (v > lo ⇔ v > the largest f32 ≤ lo; v < hi ⇔ v < the smallest f32 ≥ hi).
+ */
 export function countBetween(srcPtr: usize, count: i32, lo: f64, hi: f64): i32 {
-  let n = 0;
-  for (let i = 0; i < count; i++) {
-    const v = <f64>load<f32>(srcPtr + (<usize>i << 2));
-    n += i32(v > lo && v < hi);
+  const low = f32AtOrBelow(lo);
+  const high = -f32AtOrBelow(-hi);
+  const lows = f32x4.splat(low);
+  const highs = f32x4.splat(high);
+  // Each lane's count goes down by 1 (a true compare is all ones, −1) per value inside.
+  let lanes = i32x4.splat(0);
+  let i = 0;
+  for (; i + 4 <= count; i += 4) {
+    const v = v128.load(srcPtr + (<usize>i << 2));
+    lanes = i32x4.add(lanes, v128.and(f32x4.gt(v, lows), f32x4.lt(v, highs)));
+  }
+  let n = -(i32x4.extract_lane(lanes, 0) + i32x4.extract_lane(lanes, 1) + i32x4.extract_lane(lanes, 2) + i32x4.extract_lane(lanes, 3));
+  for (; i < count; i++) {
+    const v = load<f32>(srcPtr + (<usize>i << 2));
+    n += i32(v > low && v < high);
   }
   return n;
 }
@@ -940,5 +971,64 @@ export function previewRow(srcPtr: usize, bits: i32, rows: i32, width: i32, f: i
     store<f32>(o, <f32>(load<f64>(at) / n));
     store<f32>(o, <f32>(load<f64>(at, 8) / n), 4);
     store<f32>(o, <f32>(load<f64>(at, 16) / n), 8);
+  }
+}
+
+/**
+ * Every step-th pixel of `rows` rows of 16-bit RGB at srcPtr (width pixels a row; the rows are
+ * the sampled ones, one after another), per channel as f32 0..1 into rPtr, gPtr and bPtr
+ * (sw = ceil(width / step) a row), as hdr/transfer.ts's sampleFrame defines them.
+ */
+export function sampleRows(srcPtr: usize, width: i32, step: i32, sw: i32, rows: i32, rPtr: usize, gPtr: usize, bPtr: usize): void {
+  const k: f64 = 1.0 / 65535.0;
+  for (let y = 0; y < rows; y++) {
+    const row = srcPtr + ((<usize>y * <usize>width * 3) << 1);
+    for (let x = 0; x < sw; x++) {
+      const p = row + ((<usize>x * <usize>step * 3) << 1);
+      const o = (<usize>y * <usize>sw + <usize>x) << 2;
+      store<f32>(rPtr + o, <f32>(<f64>load<u16>(p) * k));
+      store<f32>(gPtr + o, <f32>(<f64>load<u16>(p, 2) * k));
+      store<f32>(bPtr + o, <f32>(<f64>load<u16>(p, 4) * k));
+    }
+  }
+}
+
+@inline function weighted(tablePtr: usize, bin: i32, value: f64): f64 {
+  return value * <f64>load<f32>(tablePtr + (<usize>bin << 2));
+}
+
+/**
+ * The ghost check's distances (hdr/deghost.ts lumaDistances) of `count` samples: refPtr holds
+ * the reference's R, G and B sample planes one after another (count f32 each), framePtr the
+ * frame's; tablesPtr the transfer's lo tables of R, G, B then its hi tables (bins + 1 f32
+ * each). Per sample, how far the frame's luma lies outside the luma range the reference
+ * predicts, 0 where the reference has a channel at `clipped` or above; each sum rounded to f32
+ * after every channel, as the JavaScript did, into outPtr.
+ */
+export function lumaDistanceSamples(refPtr: usize, framePtr: usize, count: i32, tablesPtr: usize, bins: i32, kr: f64, kg: f64, kb: f64, clipped: f64, outPtr: usize): void {
+  const plane = <usize>count << 2;
+  const table = <usize>(bins + 1) << 2;
+  const loR = tablesPtr;
+  const loG = loR + table;
+  const loB = loG + table;
+  const hiR = loB + table;
+  const hiG = hiR + table;
+  const hiB = hiG + table;
+  for (let p = 0; p < count; p++) {
+    const o = <usize>p << 2;
+    const r = <f64>load<f32>(refPtr + o);
+    const g = <f64>load<f32>(refPtr + plane + o);
+    const b = <f64>load<f32>(refPtr + 2 * plane + o);
+    const br = <i32>(r * <f64>bins);
+    const bg = <i32>(g * <f64>bins);
+    const bb = <i32>(b * <f64>bins);
+    const lo = <f64>(<f32>(<f64>(<f32>(<f64>(<f32>weighted(loR, br, kr)) + weighted(loG, bg, kg))) + weighted(loB, bb, kb)));
+    const hi = <f64>(<f32>(<f64>(<f32>(<f64>(<f32>weighted(hiR, br, kr)) + weighted(hiG, bg, kg))) + weighted(hiB, bb, kb)));
+    const fr = <f64>load<f32>(framePtr + o);
+    const fg = <f64>load<f32>(framePtr + plane + o);
+    const fb = <f64>load<f32>(framePtr + 2 * plane + o);
+    const v = <f64>(<f32>(<f64>(<f32>(<f64>(<f32>(kr * fr)) + kg * fg)) + kb * fb));
+    const brightest = max(r, max(g, b));
+    store<f32>(outPtr + o, brightest >= clipped ? 0 : <f32>max(0.0, max(lo - v, v - hi)));
   }
 }
