@@ -119,7 +119,7 @@ describe('replaceSky', () => {
     assert.ok(warmer > 0.9 * ground, `a sunset warms the ground: ${warmer} of ${ground}`);
   });
 
-  it('reads the scene from the analysis copy it is given: the image own copy gives what it would make itself', async () => {
+  it('reads the scene from the analysis copy it is given: its own copy gives what it would make itself', async () => {
     const own = await replaceSky(image, { template: 2, strength: 1, mask: known });
     const given = await replaceSky(image, { template: 2, strength: 1, mask: known, analysis: await analysisCopy(image, ANALYSIS_EDGE) });
     assert.deepEqual(given.data, own.data);
