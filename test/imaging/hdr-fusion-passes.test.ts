@@ -129,7 +129,7 @@ test('collapsing a pyramid adds to each band the expansion of the collapsed band
   }
 });
 
-test('the RGB rows of fused bands are luma plus expanded luma above, colour differences expanded and scaled by the mean of luma and luma above', () => {
+test('the RGB rows of fused bands are luma plus expanded luma above, colour differences expanded and scaled by luma', () => {
   const to16 = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 65535);
   for (const [w, h] of SIZES.filter(([a, b]) => a >= 4 && b >= 4)) {
     const sums = emptyBands(w, h);
@@ -150,7 +150,7 @@ test('the RGB rows of fused bands are luma plus expanded luma above, colour diff
     const cr = expandReference(sums.cr[0]!, w, h);
     for (let p = 0; p < w * h; p++) {
       const l = sums.y[0]!.data[p]! + up[p]!;
-      const s = Math.max(0, (l + up[p]!) / 2 + 0.1);
+      const s = Math.max(0, l + 0.1);
       const r = l + cr[p]! * s;
       const b = l + cb[p]! * s;
       const g = (l - 0.299 * r - 0.114 * b) / 0.587;

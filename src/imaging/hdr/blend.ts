@@ -59,13 +59,6 @@ export function halfFrame(image: Image16, luma: Plane, into: HalfFrame): void {
  * noise, from being amplified (0.02: 16.1 %, 0.2: 15.4 %, 0.4: 16.2 %).
  */
 const CHROMA_LUMA_OFFSET = 0.1;
-// Colour comes back scaled by the mean of the full-size fused luma and its half-size level, not by
-// the full-size luma alone: relative colour from half size times full-size luma puts a 2 x 2
-// block's colour on its bright pixels, which in fine texture of mixed materials (needles against
-// ground) shifts it; one frame of pine-forest-path (fitting side) sent through that alone scored
-// 6.5-8.9 % spurious blocks, through additive half-size colour 0.1-0.2 %. Scaled by the half-size
-// level alone, pine-forest-path fell 12.7 -> 4.6 % but moss-from-above (shading texture, where
-// colour does scale with luma) rose 20.6 -> 24.3 %; the mean: 6.1 and 19.0 % (enfuse 8.9, 19.2).
 
 /**
  * Colour of a half-size frame relative to its luma, (B - Y) / (Y + CHROMA_LUMA_OFFSET) and
@@ -148,8 +141,7 @@ export function collapseChannel(sums: BlendedBands, channel: number): void {
 
 /**
  * Rows y0..y1 of the fused image, from collapsed bands (every channel through collapseChannel):
- * colour expanded back to full size and scaled by the mean of the fused luma and its half-size
- * level expanded, converted to RGB (fusedRgbRows
+ * colour expanded back to full size and scaled by the fused luma, converted to RGB (fusedRgbRows
  * in the WebAssembly kernels).
  */
 export function toRgbRows(sums: BlendedBands, out: Uint16Array, y0: number, y1: number): void {

@@ -673,14 +673,13 @@ export function addExpanded(dataPtr: usize, width: i32, height: i32, coarsePtr: 
 /**
  * Rows y0..y1 − 1 of a fused image (hdr/blend.ts's toRgbRows): luma = the finest band (finePtr,
  * its rows from y0, width f32 each) + the expanded collapsed level above, colour differences
- * (B − Y, R − Y) expanded and scaled by max(0, (luma + level above) / 2 + offset), converted to 16-bit RGB codes
+ * (B − Y, R − Y) expanded and scaled by max(0, luma + offset), converted to 16-bit RGB codes
  * at outPtr (rows from y0). The half-size planes (luma above, B − Y, R − Y: wc × hc) hold their
  * rows from row0 on. vertPtr: scratch for wc + 16 f32; yRowPtr, cbRowPtr, crRowPtr: width + 16.
  */
 export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coarsePtr: usize, cbPtr: usize, crPtr: usize, wc: i32, hc: i32, row0: i32, offset: f32, vertPtr: usize, yRowPtr: usize, cbRowPtr: usize, crRowPtr: usize, outPtr: usize): void {
   const zero = f32x4.splat(0);
   const off = f32x4.splat(offset);
-  const half = f32x4.splat(0.5);
   const kr = f32x4.splat(0.299);
   const kb = f32x4.splat(0.114);
   const kg = f32x4.splat(<f32>(1.0 / 0.587));
@@ -692,9 +691,8 @@ export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coars
     const out = outPtr + <usize>(y - y0) * <usize>width * 6;
     for (let x = 0; x < width; x += 4) {
       const o = <usize>x << 2;
-      const above = v128.load(yRowPtr + o);
-      const l = f32x4.add(v128.load(fine + o), above);
-      const s = f32x4.max(zero, f32x4.add(f32x4.mul(f32x4.add(l, above), half), off));
+      const l = f32x4.add(v128.load(fine + o), v128.load(yRowPtr + o));
+      const s = f32x4.max(zero, f32x4.add(l, off));
       const r = f32x4.add(l, f32x4.mul(v128.load(crRowPtr + o), s));
       const b = f32x4.add(l, f32x4.mul(v128.load(cbRowPtr + o), s));
       const g = f32x4.mul(f32x4.sub(f32x4.sub(l, f32x4.mul(kr, r)), f32x4.mul(kb, b)), kg);
