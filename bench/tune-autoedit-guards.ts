@@ -12,7 +12,7 @@
  * limits, a steep penalty beyond them). Weighing undegraded cases as much as degraded ones
  * would favour an edit that barely moves anything. With `-- --within MEAN,WORST,EXCEPTIONS`
  * the limits are hard instead (no harm mean and worst ΔE00, outputs worse than their input)
- * and only the degraded cases' mean ΔE00 is minimised: to hold a new model to what the
+ * and only the degraded cases' mean ΔE00 is minimised (from outside them, the distance to them first): to hold a new model to what the
  * shipped one does rather than to the issue's targets. Prints the best constants for guards.ts.
  */
 import os from 'node:os';
@@ -32,6 +32,8 @@ const EXCEPTION_PENALTY = 0.1;
 /** The issue's do-no-harm limits on undegraded photos (mean, worst ΔE00), and the cost of each ΔE00 beyond them. */
 const HARM_LIMITS = { mean: 3, worst: 6 };
 const HARM_PENALTY = 10;
+/** Objective of a setting outside the --within limits, plus how far outside. */
+const INFEASIBLE = 1000;
 
 const within = process.argv.includes('--within') ? process.argv[process.argv.indexOf('--within') + 1]!.split(',').map(Number) : undefined;
 
@@ -39,8 +41,9 @@ const objective = (results: CaseResult[]) => {
   const s = summarise(results);
   if (within) {
     const [harmMean, harmWorst, exceptions] = within as [number, number, number];
-    const feasible = s.harmMean <= harmMean && s.harmWorst <= harmWorst && s.exceptions <= exceptions;
-    return { value: feasible ? s.oursMean : Number.POSITIVE_INFINITY, summary: s };
+    // Beyond the limits, the distance to them: a search that starts outside walks back in.
+    const beyond = Math.max(0, s.harmMean - harmMean) + Math.max(0, s.harmWorst - harmWorst) + Math.max(0, s.exceptions - exceptions);
+    return { value: beyond > 0 ? INFEASIBLE + beyond : s.oursMean, summary: s };
   }
   const overLimits = Math.max(0, s.harmMean - HARM_LIMITS.mean) + Math.max(0, s.harmWorst - HARM_LIMITS.worst);
   return { value: s.oursMean + EXCEPTION_PENALTY * s.exceptions + HARM_PENALTY * overLimits, summary: s };

@@ -11,7 +11,8 @@ import type { AutoEditWeights } from '../../src/imaging/autoedit/model.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import { estimateDetailed } from '../../src/imaging/estimate.js';
 import { render } from '../../src/imaging/render.js';
-import type { Image16 } from '../../src/imaging/types.js';
+import type { DevelopSettings } from '../../src/imaging/settings.js';
+import type { Image16, RgbImage } from '../../src/imaging/types.js';
 import { meanCiede2000 } from '../metrics/ciede2000.js';
 import { outDir } from '../report.js';
 import { type Photo, loadPhoto } from './corpus.js';
@@ -38,6 +39,7 @@ export interface Case {
   photo: string;
   /** 'none', 'canonical' or 'random N'. */
   kind: string;
+  degradation: Degradation;
   original: Image16;
   degraded: Image16;
 }
@@ -57,7 +59,7 @@ export async function cvCases(photos: readonly Photo[]): Promise<Case[]> {
       ['canonical', CANONICAL],
     ];
     for (let i = 0; i < RANDOM_PER_PHOTO; i++) kinds.push([`random ${i + 1}`, randomDegradation(rnd, 0)]);
-    for (const [kind, d] of kinds) cases.push({ photo: photo.file, kind, original, degraded: degrade(original, d) });
+    for (const [kind, d] of kinds) cases.push({ photo: photo.file, kind, degradation: d, original, degraded: degrade(original, d) });
   }
   return cases;
 }
@@ -69,12 +71,15 @@ export interface CaseResult {
   ours: number;
 }
 
-export async function renderCv(folds: Fold[], cases: Case[], guards?: GuardConstants): Promise<CaseResult[]> {
+/** How a case's settings are estimated from the weights of the fold that left its photo out. */
+export type CvEstimate = (c: Case, degraded8: RgbImage, weights: AutoEditWeights) => DevelopSettings;
+
+export async function renderCv(folds: Fold[], cases: Case[], guards?: GuardConstants, estimateWith: CvEstimate = (_, image, weights) => estimateDetailed(image, {}, weights).settings): Promise<CaseResult[]> {
   const out: CaseResult[] = [];
   for (const c of cases) {
     const fold = folds.find((f) => f.photos.includes(c.photo));
     if (!fold) throw new Error(`no fold left out ${c.photo}`);
-    const rendered = await render(c.degraded, estimateDetailed(to8(c.degraded), {}, guards ? { ...fold.weights, guards } : fold.weights).settings);
+    const rendered = await render(c.degraded, estimateWith(c, to8(c.degraded), guards ? { ...fold.weights, guards } : fold.weights));
     out.push({ photo: c.photo, kind: c.kind, degraded: meanCiede2000(c.original, c.degraded), ours: meanCiede2000(c.original, rendered) });
   }
   return out;
