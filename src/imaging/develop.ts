@@ -9,7 +9,7 @@ import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
 import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
-import { shareable } from './bands.js';
+import { recycleShared, shareable } from './bands.js';
 import { sharedLinearPreview } from './tone/shared-passes.js';
 import { FEATURE_EDGE } from './autoedit/features.js';
 import { image16Of, resizeImage16, shrinkToLongEdge } from './image16.js';
@@ -176,12 +176,17 @@ async function shrunkSource(source: Source, longEdge: number): Promise<Source> {
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
   const settings = await automaticSettings(source, edit);
-  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, context)), source.metadata)), settings };
+  return { ...(await finished(source, await renderForJpeg(source.image, settings, renderContext(source, context)))), settings };
 }
 
-/** The JPEG and its thumbnail, encoded side by side (libvips runs both at once). */
-async function finished(image: RgbImage, metadata: PhotoMetadata): Promise<Omit<Developed, 'settings'>> {
-  const [bytes, thumbnail] = await Promise.all([encodeJpeg(image, { metadata }), encodeThumbnail(image)]);
+/**
+ * The JPEG and its thumbnail, encoded side by side (libvips runs both at once). Then the
+ * source photo's pixels and the rendered ones are read by nothing more: their shared memory
+ * goes to the next photo (recycleShared). A merge's are not, its frames' memory not being its own.
+ */
+async function finished(source: Source<RgbImage>, image: RgbImage): Promise<Omit<Developed, 'settings'>> {
+  const [bytes, thumbnail] = await Promise.all([encodeJpeg(image, { metadata: source.metadata }), encodeThumbnail(image)]);
+  if (source.frames === 1 && image.data.buffer !== source.image.data.buffer) recycleShared(source.image.data, image.data);
   return { bytes, thumbnail };
 }
 
@@ -217,5 +222,5 @@ export async function developSidecar(frames: SourceFrame[], edit: AutoEdit & { m
 /** Renders given settings at full resolution: exports, and Copilot's finalize. */
 export async function developWithSettings(frames: SourceFrame[], settings: DevelopSettings, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
-  return { ...(await finished(await renderForJpeg(source.image, settings, renderContext(source, context)), source.metadata)), settings };
+  return { ...(await finished(source, await renderForJpeg(source.image, settings, renderContext(source, context)))), settings };
 }

@@ -18,7 +18,7 @@ declare const WebAssembly: {
 
 export interface PixelKernels {
   memory: WasmMemory;
-  setPlan(lin: number, tone: number, scale: number, max: number, m0: number, m1: number, m2: number, m3: number, m4: number, m5: number, m6: number, m7: number, m8: number, factors: number, sharpen: number): void;
+  setPlan(lin: number, tone: number, tables: number, scale: number, max: number, m0: number, m1: number, m2: number, m3: number, m4: number, m5: number, m6: number, m7: number, m8: number, factors: number, sharpen: number): void;
   setLocal(w: number, h: number, a: number, b: number, gain: number, max: number, scale: number, boost: number, colIndex: number, colFrac: number, rowA: number, rowB: number): void;
   setColumns(width: number): void;
   developBand(src: number, srcBits: number, srcRow0: number, dst: number, dstBits: number, dstStride: number, width: number, height: number, y0: number, y1: number, scratch: number): void;
@@ -49,6 +49,7 @@ export interface ToolKernels {
   boxMean(src: number, width: number, height: number, radius: number, rows: number, sums: number, out: number): void;
   guidedCoefficients(guide: number, p: number, width: number, height: number, radius: number, eps: number, planes: number, rows: number, sums: number, a: number, b: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
+  previewRow(src: number, bits: number, rows: number, width: number, f: number, step: number, w: number, lut: number, acc: number, out: number): void;
   resampleRows(
     src: number,
     srcRow0: number,

@@ -3,9 +3,11 @@ import { test } from 'node:test';
 import { shareJobs } from '../../src/imaging/bands.js';
 import { sharedLinearPreview } from '../../src/imaging/tone/shared-passes.js';
 import { seededRandom } from '../../src/imaging/random.js';
-import { linearPreview } from '../../src/imaging/tone/preview.js';
+import { srgb16ToLinearLut, srgb8ToLinearLut } from '../../src/imaging/colour.js';
+import { linearPreview, previewGrid } from '../../src/imaging/tone/preview.js';
 import type { RgbImage } from '../../src/imaging/types.js';
 import { bandHelpers } from '../support/band-helpers.js';
+import { linearPreviewReference } from '../support/tools-reference.js';
 
 /** Random pixels of odd size in shared memory, 8 or 16 bits. */
 function noise(width: number, height: number, bits: 8 | 16, seed: number): RgbImage {
@@ -46,5 +48,19 @@ test('the linear preview in bands over imaging threads is the one-thread preview
     );
   } finally {
     await Promise.all(helpers.map((h) => h.worker.terminate()));
+  }
+});
+
+test('the linear preview kernel sums what a plain JavaScript pass sums, in the same order, number for number', () => {
+  for (const [image, edge] of [
+    [noise(1001, 777, 8, 4), 256],
+    [noise(777, 1001, 16, 5), 100],
+    [noise(67, 45, 8, 6), 30],
+    [noise(45, 67, 16, 7), 1000],
+  ] as const) {
+    const preview = linearPreview(image, edge);
+    const { f } = previewGrid(image.width, image.height, edge);
+    const lut = image.data instanceof Uint8Array ? srgb8ToLinearLut() : srgb16ToLinearLut();
+    assert.deepEqual(Array.from(preview.data), Array.from(linearPreviewReference(image, f, lut)), `${image.width}×${image.height}, edge ${edge}`);
   }
 });

@@ -1,14 +1,14 @@
 /**
  * Straightforward double-precision versions of the tools' per-pixel passes (the box mean,
  * the colour guided filter's coefficients and its full-size evaluation, the homography
- * resampling, noise reduction's blend), to check the WebAssembly kernels (kernels/tools.ts,
- * single precision, SIMD) against.
+ * resampling, noise reduction's blend, the linear preview), to check the WebAssembly kernels
+ * (kernels/tools.ts, single precision, SIMD) against.
  */
 import type { GuidedCoefficients } from '../../src/imaging/filters/guided.js';
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
 import { axisTaps } from '../../src/imaging/local/bilinear.js';
 import type { Mat3 } from '../../src/imaging/matrix.js';
-import type { Image16 } from '../../src/imaging/types.js';
+import type { Image16, RgbImage } from '../../src/imaging/types.js';
 
 /** Mean of each window (2·radius+1)², clipped at the borders, summed pixel by pixel in double precision. */
 export function boxMeanReference(plane: Float64Array, width: number, height: number, radius: number): Float64Array {
@@ -152,4 +152,34 @@ export async function reduceNoiseReference(image: Image16, amount: number): Prom
     for (let c = 0; c < 3; c++) out[i + c] = data[i + c]! + w * (out[i + c]! - data[i + c]!) + 0.5;
   }
   return { width, height, data: out };
+}
+
+/**
+ * tone/preview.ts's linear preview as plain JavaScript: per block, every step-th row and
+ * column (step 2 for blocks of 4 and more) summed in double precision through the linear
+ * table, row by row, then divided by the count.
+ */
+export function linearPreviewReference(image: RgbImage, f: number, lut: Float32Array): Float32Array {
+  const { width, height, data } = image;
+  const w = Math.ceil(width / f);
+  const h = Math.ceil(height / f);
+  const step = f >= 4 ? 2 : 1;
+  const out = new Float32Array(w * h * 3);
+  for (let oy = 0; oy < h; oy++) {
+    for (let ox = 0; ox < w; ox++) {
+      const sums = [0, 0, 0];
+      let n = 0;
+      for (let y = oy * f; y < Math.min(height, (oy + 1) * f); y += step) {
+        const row = [0, 0, 0];
+        for (let x = ox * f; x < Math.min(width, (ox + 1) * f); x += step) {
+          for (let c = 0; c < 3; c++) row[c]! += lut[data[(y * width + x) * 3 + c]!]!;
+          if (y === oy * f) n++;
+        }
+        for (let c = 0; c < 3; c++) sums[c]! += row[c]!;
+      }
+      n *= Math.ceil((Math.min(height, (oy + 1) * f) - oy * f) / step);
+      for (let c = 0; c < 3; c++) out[(oy * w + ox) * 3 + c] = sums[c]! / n;
+    }
+  }
+  return out;
 }

@@ -13,7 +13,8 @@
  * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); lumaPixels,
  * halfRows, qualityRows and chromaPixels are HDR fusion's per-pixel passes before its pyramids
  * (hdr/luma.ts, hdr/blend.ts, hdr/weights.ts); reducePlane, addBandRows and addExpanded are its
- * pyramid passes (hdr/pyramid.ts), fusedRgbRows its conversion to RGB (hdr/blend.ts).
+ * pyramid passes (hdr/pyramid.ts), fusedRgbRows its conversion to RGB (hdr/blend.ts);
+ * previewRow is a row of the linear preview (tone/preview.ts).
  */
 
 @inline function lo(a: f32, b: f32): f32 {
@@ -920,6 +921,56 @@ export function sampleHistogram(srcPtr: usize, rows: i32, width: i32, step: i32,
       const at = histPtr + (<usize>(b < bins - 1 ? b : bins - 1) << 2);
       store<u32>(at, load<u32>(at) + 1);
     }
+  }
+}
+
+/**
+ * One row of tone/preview.ts's linear preview: `rows` image rows at srcPtr (8- or 16-bit
+ * interleaved RGB, `width` pixels each; the rows its blocks sample, one after another)
+ * averaged in blocks f pixels wide, every step-th pixel, through the linear table at
+ * lutPtr (f32), into w pixels of f32 RGB at outPtr. accPtr: 3w f64 sums. The same f64
+ * additions in the same order as the JavaScript it replaces: per row and block, a sum per
+ * channel from 0, then added to the block's.
+ */
+export function previewRow(srcPtr: usize, bits: i32, rows: i32, width: i32, f: i32, step: i32, w: i32, lutPtr: usize, accPtr: usize, outPtr: usize): void {
+  memory.fill(accPtr, 0, <usize>w * 24);
+  const rowSamples = <usize>width * 3;
+  const stride = <usize>step * 3;
+  for (let y = 0; y < rows; y++) {
+    const row = <usize>y * rowSamples;
+    for (let ox = 0; ox < w; ox++) {
+      const end = row + <usize>min<i32>(width, (ox + 1) * f) * 3;
+      let r: f64 = 0;
+      let g: f64 = 0;
+      let b: f64 = 0;
+      if (bits == 8) {
+        for (let i = row + <usize>(ox * f) * 3; i < end; i += stride) {
+          const p = srcPtr + i;
+          r += <f64>load<f32>(lutPtr + (<usize>load<u8>(p) << 2));
+          g += <f64>load<f32>(lutPtr + (<usize>load<u8>(p, 1) << 2));
+          b += <f64>load<f32>(lutPtr + (<usize>load<u8>(p, 2) << 2));
+        }
+      } else {
+        for (let i = row + <usize>(ox * f) * 3; i < end; i += stride) {
+          const p = srcPtr + (i << 1);
+          r += <f64>load<f32>(lutPtr + (<usize>load<u16>(p) << 2));
+          g += <f64>load<f32>(lutPtr + (<usize>load<u16>(p, 2) << 2));
+          b += <f64>load<f32>(lutPtr + (<usize>load<u16>(p, 4) << 2));
+        }
+      }
+      const at = accPtr + <usize>ox * 24;
+      store<f64>(at, load<f64>(at) + r);
+      store<f64>(at, load<f64>(at, 8) + g, 8);
+      store<f64>(at, load<f64>(at, 16) + b, 16);
+    }
+  }
+  for (let ox = 0; ox < w; ox++) {
+    const n = <f64>(rows * ((min<i32>(width, (ox + 1) * f) - ox * f + step - 1) / step));
+    const at = accPtr + <usize>ox * 24;
+    const o = outPtr + <usize>ox * 12;
+    store<f32>(o, <f32>(load<f64>(at) / n));
+    store<f32>(o, <f32>(load<f64>(at, 8) / n), 4);
+    store<f32>(o, <f32>(load<f64>(at, 16) / n), 8);
   }
 }
 

@@ -83,6 +83,7 @@ const CHUNK_ROWS = 64;
 interface Layout {
   lin: number;
   tone: number;
+  tables: number;
   factors: number;
   gain: number;
   boost: number;
@@ -112,6 +113,8 @@ function layout(plan: DevelopPlan, width: number): Layout {
   const l = {
     lin: take(65536 * 4),
     tone: take(plan.table.length * 4),
+    // What the kernel derives (setPlan): 256 linear values of 8-bit samples, the tone entries' 8- and 16-bit codes.
+    tables: take(1024 + Math.ceil(plan.table.length / 16) * 16 + plan.table.length * 2),
     factors: take(512 * 4),
     gain: take(tables),
     boost: take(tables),
@@ -122,9 +125,9 @@ function layout(plan: DevelopPlan, width: number): Layout {
     rowA: take(((plan.local?.gridWidth ?? 0) + 1) * 4),
     rowB: take(((plan.local?.gridWidth ?? 0) + 1) * 4),
     scratch: take(5 * (width + 4) * 4),
-    // The kernel develops four pixels at a time: a row's last group may read 12 samples past the input and write past the row.
+    // The kernel develops four pixels at a time: a row's last group may read 12 samples past the input and write past the row (16 bytes from its first sample on).
     input: take((CHUNK_ROWS + 2) * width * 6 + 24),
-    output: take(CHUNK_ROWS * paddedWidth(width) * 6),
+    output: take(CHUNK_ROWS * paddedWidth(width) * 6 + 16),
     end: 0,
   };
   l.end = at;
@@ -143,7 +146,7 @@ function load(k: PixelKernels, plan: DevelopPlan, width: number): Layout {
   f32(l.tone, plan.table);
   if (plan.factors) f32(l.factors, plan.factors);
   const m = plan.matrix;
-  k.setPlan(l.lin, l.tone, plan.tableScale, TONE_LUT_SIZE, m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]!, m[8]!, plan.factors ? l.factors : 0, plan.sharpen);
+  k.setPlan(l.lin, l.tone, l.tables, plan.tableScale, TONE_LUT_SIZE, m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!, m[6]!, m[7]!, m[8]!, plan.factors ? l.factors : 0, plan.sharpen);
   const local = plan.local;
   if (local) {
     f32(l.gain, local.gain);

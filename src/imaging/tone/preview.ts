@@ -4,6 +4,7 @@
  * light as the original.
  */
 import { srgb16ToLinearLut, srgb8ToLinearLut } from '../colour.js';
+import { arena, reserve, toolKernels } from '../kernels.js';
 import type { RgbImage } from '../types.js';
 
 /** Interleaved linear RGB in floats, not clipped. */
@@ -31,43 +32,32 @@ export function linearPreview(image: RgbImage, maxEdge: number): LinearImage {
   return { width: grid.width, height: grid.height, data: out };
 }
 
-/** Rows oy0 to oy1 (exclusive) of linearPreview(image, maxEdge), into its data `out`: each row on its own, so rows can be shared out. */
+/**
+ * Rows oy0 to oy1 (exclusive) of linearPreview(image, maxEdge), into its data `out`: each row
+ * on its own, so rows can be shared out. In the WebAssembly kernel (kernels/tools.ts
+ * previewRow, the same sums in the same order as the JavaScript it replaced), each preview
+ * row from a copy of the image rows its blocks sample.
+ */
 export function linearPreviewRows(image: RgbImage, maxEdge: number, out: Float32Array, oy0: number, oy1: number): void {
   const { width, height, data } = image;
   const { f, width: w } = previewGrid(width, height, maxEdge);
   const step = f >= 4 ? 2 : 1;
-  const lut = image.data instanceof Uint8Array ? srgb8ToLinearLut() : srgb16ToLinearLut();
-  const acc = new Float64Array(w * 3);
-  const stride = step * 3;
+  const eight = data instanceof Uint8Array;
+  const lut = eight ? srgb8ToLinearLut() : srgb16ToLinearLut();
+  const rowSamples = width * 3;
+  const k = toolKernels();
+  const l = arena({ lut: lut.length * 4, acc: w * 24, out: w * 12, src: Math.ceil(f / step) * rowSamples * data.BYTES_PER_ELEMENT });
+  reserve(k, l.end);
+  new Float32Array(k.memory.buffer, l.lut, lut.length).set(lut);
+  const src = eight ? new Uint8Array(k.memory.buffer, l.src) : new Uint16Array(k.memory.buffer, l.src);
+  const row = new Float32Array(k.memory.buffer, l.out, w * 3);
   for (let oy = oy0; oy < oy1; oy++) {
-    acc.fill(0);
     const y0 = oy * f;
     const y1 = Math.min(height, y0 + f);
-    for (let y = y0; y < y1; y += step) {
-      const row = y * width * 3;
-      for (let ox = 0; ox < w; ox++) {
-        const end = row + Math.min(width, (ox + 1) * f) * 3;
-        let r = 0;
-        let g = 0;
-        let b = 0;
-        for (let i = row + ox * f * 3; i < end; i += stride) {
-          r += lut[data[i]!]!;
-          g += lut[data[i + 1]!]!;
-          b += lut[data[i + 2]!]!;
-        }
-        acc[ox * 3] += r;
-        acc[ox * 3 + 1] += g;
-        acc[ox * 3 + 2] += b;
-      }
-    }
-    const rows = Math.ceil((y1 - y0) / step);
-    for (let ox = 0; ox < w; ox++) {
-      const n = rows * Math.ceil((Math.min(width, (ox + 1) * f) - ox * f) / step);
-      const o = (oy * w + ox) * 3;
-      out[o] = acc[ox * 3]! / n;
-      out[o + 1] = acc[ox * 3 + 1]! / n;
-      out[o + 2] = acc[ox * 3 + 2]! / n;
-    }
+    let rows = 0;
+    for (let y = y0; y < y1; y += step) src.set(data.subarray(y * rowSamples, (y + 1) * rowSamples), rows++ * rowSamples);
+    k.previewRow(l.src, eight ? 8 : 16, rows, width, f, step, w, l.lut, l.acc, l.out);
+    out.set(row, oy * w * 3);
   }
 }
 
