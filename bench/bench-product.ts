@@ -55,6 +55,36 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/**
+ * Seconds every thread of a process has run on a core and has waited, runnable, for one
+ * (/proc/<pid>/task/<tid>/schedstat, in ns), by thread id. Threads that end in between are
+ * not counted: libvips starts and ends some of its workers.
+ */
+function threadSchedule(pid: number): Map<string, { run: number; wait: number }> {
+  const threads = new Map<string, { run: number; wait: number }>();
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ').map(Number);
+      threads.set(tid, { run: run! / 1e9, wait: wait! / 1e9 });
+    } catch {
+      // The thread ended while the list was read.
+    }
+  }
+  return threads;
+}
+
+/** What the server's threads did over an edit of `seconds`: ran, and waited runnable for a core. */
+function scheduleOver(before: ReturnType<typeof threadSchedule>, after: ReturnType<typeof threadSchedule>, seconds: number) {
+  let run = 0;
+  let wait = 0;
+  for (const [tid, t] of after) {
+    const was = before.get(tid) ?? { run: 0, wait: 0 };
+    run += t.run - was.run;
+    wait += t.wait - was.wait;
+  }
+  return { run, wait, runnable: (run + wait) / seconds };
+}
+
 /** Pairs of floor and edit, alternating: their median ratio is the product path's figure. */
 const PAIRS = 3;
 
@@ -79,14 +109,17 @@ export async function benchProduct(): Promise<Section> {
     const edits: number[] = [];
     const cpuRatios: number[] = [];
     const statuses: string[] = [];
+    const schedules: ReturnType<typeof scheduleOver>[] = [];
     for (let i = 0; i < PAIRS; i++) {
       const floor = await floorRun(files);
       floors.push(floor.seconds);
       const uuid = await i2iProject(server, files);
       const started = performance.now();
       const cpu = cpuSeconds(server.process.pid!);
+      const threads = threadSchedule(server.process.pid!);
       statuses.push(await editUntilDone(server, uuid));
       edits.push((performance.now() - started) / 1000);
+      schedules.push(scheduleOver(threads, threadSchedule(server.process.pid!), edits[i]!));
       cpuRatios.push((cpuSeconds(server.process.pid!) - cpu) / floor.cpu);
     }
     const ratio = median(edits.map((e, i) => e / floors[i]!));
@@ -120,6 +153,12 @@ export async function benchProduct(): Promise<Section> {
         [`edit, request to Completed (median of ${PAIRS})`, `${fixed(median(edits), 1)} s (${edits.map((e) => fixed(e, 1)).join(', ')})`, '', ''],
         ['edit / floor (median of the pairs)', fixed(ratio), '≤ 2.5 ×', ratio <= 2.5 ? 'met' : 'NOT met'],
         ['CPU time: server over the edit / floor (median of the pairs)', fixed(median(cpuRatios)), '', ''],
+        [
+          `server threads over the edit: on a core / waiting runnable for one (core-seconds), runnable threads on average (each edit)`,
+          schedules.map((s) => `${fixed(s.run, 1)} / ${fixed(s.wait, 1)}, ${fixed(s.runnable, 1)}`).join('; '),
+          '',
+          '',
+        ],
         [`project detail at ${RATE} req/s, idle`, `${describeLoad(idle)}; ${delay(idleDelay)}`, '', ''],
         [`project detail at ${RATE} req/s, during the same edit`, `${describeLoad(busy)}; ${delay(busyDelay)}; edit ${fixed(loadedSeconds, 1)} s, ${loadedStatus}`, 'held, p99 < 20 ms', held && p99 < 20 ? 'met' : 'NOT met'],
         ['server peak RSS', `${fixed(rss, 0)} MiB`, '', ''],
@@ -136,6 +175,7 @@ export async function benchProduct(): Promise<Section> {
         `One \`retouch serve\` (bench/serve.ts) with default configuration (SQLite, files under DATA_DIR, IMAGING_THREADS = cores, IMAGING_NICE = ${IMAGING_NICE}); uploads are not timed. The floor runs in a child process ${IMAGING_NICE} nice levels below this one (bench/floor-child.ts, start-up not timed), as the server's imaging does; this process ran at nice ${os.getPriority()}.`,
         "The ratio times the edit with nothing else asked of the server; the API rows time the same edit again under 2000 requests a second, whose answers take about a third of a core at a higher priority than the imaging (the edit then takes longer: its time is given beside them); the generator (bench/load.ts: raw keep-alive sockets, woken each millisecond) takes a few per cent of one. Event-loop delay is the server's own (prom-client, /metrics), over the idle period and over the edit.",
         'The CPU-time ratio counts every thread of the server (its API answering the progress polls too) against every thread of the floor: what the edit costs, whatever share of the machine it got.',
+        `Runnable threads on average = (time on a core + time waiting runnable for one) / the edit's time, over the server's threads (/proc schedstat; threads that ended during the edit, some of libvips' workers, not counted). Above ${lanes}, the server had on average more threads ready to run than there are cores: the core time it did not get went mostly to other processes (and its own threads queued behind each other), not to gaps between its photos.`,
         'Under nice, on a machine with other work at normal priority, both the floor and the edit get a small share of it (nice 19 weighs 1/70 of nice 0), the edit for minutes, the floor for seconds: the ratio then measures the machine, not the engine.',
       ],
     };
