@@ -23,7 +23,7 @@ import { applyGeometry } from './geometry/index.js';
 import { assertRgbImage, image16Of } from './image16.js';
 import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
-import { windowPull } from './local/window-pull.js';
+import { pullWindows } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
@@ -80,13 +80,11 @@ async function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 =
 
 /** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */
 async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext): Promise<Image16> {
-  let out = image;
-  if (s.windowPull > 0) out = await windowPull(out, s.windowPull, context.darkFrame ? { darkFrame: context.darkFrame } : {});
-  if (s.sky) {
-    const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
-    out = await replaceSky(out, { template, strength: s.sky.strength });
-  }
-  return out;
+  // Window pull that finds no window hands the image back with its analysis copy, which the sky then reads.
+  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, context.darkFrame ? { darkFrame: context.darkFrame } : {}) : { image, copy: null };
+  if (!s.sky) return pulled.image;
+  const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
+  return replaceSky(pulled.image, { template, strength: s.sky.strength, ...(pulled.copy ? { analysis: pulled.copy } : {}) });
 }
 
 /** Geometry: straighten and perspective, then crop (geometry/applyGeometry); the input itself when there is nothing to do. */

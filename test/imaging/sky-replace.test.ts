@@ -6,6 +6,7 @@ import type { Image16 } from '../../src/imaging/types.js';
 import type { SkyMaskResult } from '../../src/imaging/sky/mask.js';
 import { skyMask } from '../../src/imaging/sky/mask.js';
 import { replaceSky } from '../../src/imaging/sky/replace.js';
+import { ANALYSIS_EDGE, analysisCopy } from '../../src/imaging/analysis-copy.js';
 import { checkWithBandHelpers } from '../support/band-helpers.js';
 import { outdoorScene } from './sky-scenes.js';
 
@@ -116,6 +117,15 @@ describe('replaceSky', () => {
       if (out.data[i * 3]! - out.data[i * 3 + 2]! > image.data[i * 3]! - image.data[i * 3 + 2]!) warmer++;
     }
     assert.ok(warmer > 0.9 * ground, `a sunset warms the ground: ${warmer} of ${ground}`);
+  });
+
+  it('reads the scene from the analysis copy it is given: its own copy gives what it would make itself', async () => {
+    const own = await replaceSky(image, { template: 2, strength: 1, mask: known });
+    const given = await replaceSky(image, { template: 2, strength: 1, mask: known, analysis: await analysisCopy(image, ANALYSIS_EDGE) });
+    assert.deepEqual(given.data, own.data);
+    const dark: Image16 = { ...image, data: image.data.map((v) => v >> 2) };
+    const other = await replaceSky(image, { template: 2, strength: 1, mask: known, analysis: await analysisCopy(dark, ANALYSIS_EDGE) });
+    assert.notDeepEqual(other.data, own.data);
   });
 
   it('returns the image unchanged when there is no sky', async () => {

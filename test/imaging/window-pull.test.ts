@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Box, Image16 } from '../../src/imaging/types.js';
-import { windowMask, windowPull } from '../../src/imaging/local/window-pull.js';
+import { pullWindows, windowMask, windowPull } from '../../src/imaging/local/window-pull.js';
+import { ANALYSIS_EDGE, analysisCopy } from '../../src/imaging/analysis-copy.js';
 import { linearToSrgb16, srgb16ToLinearLut } from '../../src/imaging/colour.js';
 import { seededRandom } from '../../src/imaging/random.js';
 
@@ -208,6 +209,18 @@ describe('windowPull', () => {
     assert.deepEqual((await windowPull(normal, 0)).data, normal.data);
     const dim = expose(radiance(0.3, 0.6), 1);
     assert.deepEqual((await windowPull(dim, 100)).data, dim.data);
+  });
+
+  it('with no window found, hands back the image itself and its analysis copy; with windows, a new image and no copy', async () => {
+    const dim = expose(radiance(0.3, 0.6), 1);
+    const none = await pullWindows(dim, 100);
+    assert.equal(none.image, dim);
+    assert.deepEqual(none.copy, await analysisCopy(dim, ANALYSIS_EDGE));
+    const blown = expose(radiance(1.5, 4), 1);
+    const pulled = await pullWindows(blown, 100);
+    assert.notEqual(pulled.image, blown);
+    assert.equal(pulled.copy, null);
+    assert.deepEqual(pulled.image.data, (await windowPull(blown, 100)).data);
   });
 
   it('rejects bad arguments with what it expected', async () => {

@@ -190,6 +190,16 @@ function viewGain(normal: AnalysisCopy, dark: AnalysisCopy, inside: Float32Array
  * Outside the window mask pixels are returned unchanged.
  */
 export async function windowPull(image: Image16, strength: number, options: { darkFrame?: Image16 } = {}): Promise<Image16> {
+  const pulled = await pullWindows(image, strength, options);
+  return pulled.image === image ? { width: image.width, height: image.height, data: shareableCopy(image) } : pulled.image;
+}
+
+/**
+ * windowPull for a pipeline that reads the result again: the image itself when no window
+ * was found (or strength is 0), and then the analysis copy taken of it, which is the
+ * result's (null when none was taken).
+ */
+export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16 } = {}): Promise<{ image: Image16; copy: AnalysisCopy | null }> {
   assertImage16(image, 'image');
   assertNumberInRange(strength, 'strength', 0, 100);
   if (options === null || typeof options !== 'object') throw invalidParameterError('options', 'an object', options);
@@ -200,12 +210,12 @@ export async function windowPull(image: Image16, strength: number, options: { da
       throw invalidParameterError('options.darkFrame', `an Image16 of ${image.width} × ${image.height} (aligned to the image)`, `${darkFrame.width} × ${darkFrame.height}`);
     }
   }
-  const { width, height } = image;
-  const data = shareableCopy(image);
-  if (strength === 0) return { width, height, data };
+  if (strength === 0) return { image, copy: null };
   const copy = await analysisCopy(image, ANALYSIS_EDGE);
   const { mask, windows, p } = await findWindows(image, copy);
-  if (windows.length === 0) return { width, height, data };
+  if (windows.length === 0) return { image, copy };
+  const { width, height } = image;
+  const data = shareableCopy(image);
   const s = strength / 100;
   if (darkFrame) {
     const gain = viewGain(copy, await analysisCopy(darkFrame, ANALYSIS_EDGE), p);
@@ -219,10 +229,10 @@ export async function windowPull(image: Image16, strength: number, options: { da
         data[i * 3 + c] = linearToSrgb16(original + w * (view - original));
       }
     }
-    return { width, height, data };
+    return { image: { width, height, data }, copy: null };
   }
   await compressWindowHighlights(image, data, mask, around(windows, width, height), copy, s);
-  return { width, height, data };
+  return { image: { width, height, data }, copy: null };
 }
 
 /**

@@ -18,6 +18,8 @@ export interface ReplaceSkyOptions {
   strength: number;
   /** skyMask's result for this image, when the caller has it already. */
   mask?: SkyMaskResult;
+  /** The image's analysis copy (analysisCopy at ANALYSIS_EDGE), when the caller has it already. */
+  analysis?: AnalysisCopy;
   /** 0..1, default 0: tint the foreground up to 5 % towards the new sky's colour. At 0 every non-sky pixel stays bit-identical. */
   relight?: number;
 }
@@ -36,47 +38,63 @@ interface SkyBounds {
   bottom: number;
 }
 
-function skyBounds(mask: Float32Array, width: number, height: number): SkyBounds | null {
+/** What replacing reads off the full-size mask, in one pass over it. */
+interface MaskReading {
+  /** Null when no row holds a sliver of sky. */
+  bounds: SkyBounds | null;
+  /** The mask box-averaged onto the analysis grid (toWidth × toHeight). */
+  shrunk: Float32Array;
+  /** Per row, the first and one past the last column whose mask is above 0 (equal when none). */
+  spans: Int32Array;
+}
+
+/**
+ * One pass over the full-size mask: the sky's bounds, the mask box-averaged onto a smaller
+ * grid, and each row's span of sky. Most of a photo is not sky, and a mask of 0 adds
+ * nothing to a cell (x + 0 is x): those pixels cost only the test.
+ */
+function readMask(mask: Float32Array, width: number, height: number, toWidth: number, toHeight: number): MaskReading {
   let left = width;
   let right = 0;
   let top = -1;
   let bottom = 0;
   // A row counts towards the horizon once it holds a sliver of sky, not a stray pixel.
   const rowMinimum = Math.max(1, Math.round(0.005 * width));
+  const sums = new Float32Array(toWidth * toHeight);
+  const column = Int32Array.from({ length: width }, (_, x) => Math.min(toWidth - 1, Math.floor((x * toWidth) / width)));
+  const row = Int32Array.from({ length: height }, (_, y) => Math.min(toHeight - 1, Math.floor((y * toHeight) / height)));
+  const spans = new Int32Array(height * 2);
   for (let y = 0; y < height; y++) {
+    const cells = row[y]! * toWidth;
     let count = 0;
+    let first = width;
+    let last = -1;
     for (let x = 0, i = y * width; x < width; x++, i++) {
-      if (mask[i]! < 0.5) continue;
+      const m = mask[i]!;
+      if (m === 0) continue;
+      sums[cells + column[x]!]! += m;
+      if (x < first) first = x;
+      last = x;
+      if (m < 0.5) continue;
       count++;
       if (x < left) left = x;
       if (x >= right) right = x + 1;
     }
+    spans[y * 2] = last < 0 ? 0 : first;
+    spans[y * 2 + 1] = last + 1;
     if (count > 0 && top < 0) top = y;
     if (count >= rowMinimum) bottom = y + 1;
   }
-  if (top < 0 || bottom <= top) return null;
-  return { left, right, top, bottom };
-}
-
-/** Box-averages the full-size mask onto a smaller grid. */
-function shrinkMask(mask: Float32Array, width: number, height: number, toWidth: number, toHeight: number): Float32Array {
-  const sums = new Float32Array(toWidth * toHeight);
-  const column = Int32Array.from({ length: width }, (_, x) => Math.min(toWidth - 1, Math.floor((x * toWidth) / width)));
-  const row = Int32Array.from({ length: height }, (_, y) => Math.min(toHeight - 1, Math.floor((y * toHeight) / height)));
   // A cell's count is its columns times its rows.
   const columns = new Int32Array(toWidth);
   const rows = new Int32Array(toHeight);
   for (const c of column) columns[c]!++;
   for (const r of row) rows[r]!++;
-  for (let y = 0; y < height; y++) {
-    const cells = row[y]! * toWidth;
-    for (let x = 0, i = y * width; x < width; x++, i++) sums[cells + column[x]!]! += mask[i]!;
-  }
   for (let i = 0; i < sums.length; i++) {
     const count = columns[i % toWidth]! * rows[Math.floor(i / toWidth)]!;
     sums[i] = count > 0 ? sums[i]! / count : 0;
   }
-  return sums;
+  return { bounds: top < 0 || bottom <= top ? null : { left, right, top, bottom }, shrunk: sums, spans };
 }
 
 /** What the photo tells about light: in linear light, from the analysis copy. */
@@ -195,7 +213,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   assertNumberInRange(options.strength, 'options.strength', 0, 1);
   const relight = options.relight ?? 0;
   assertNumberInRange(relight, 'options.relight', 0, 1);
-  let copy: AnalysisCopy | null = null;
+  let copy = options.analysis ?? null;
   // The mask's segmentation and the scene read one analysis copy.
   const analysis = async () => (copy ??= await analysisCopy(image, ANALYSIS_EDGE));
   const sky = options.mask ?? (await skyMask(image, await analysis()));
@@ -203,11 +221,13 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height || !(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) {
     throw invalidParameterError('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
   }
-  const bounds = skyBounds(sky.mask, width, height);
-  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE || bounds === null) return { width, height, data: shareableCopy(image) };
-
+  const unchanged = () => ({ width, height, data: shareableCopy(image) });
+  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE) return unchanged();
   const { rgb, width: cw, height: ch } = await analysis();
-  const scene = readScene(rgb, shrinkMask(sky.mask, width, height, cw, ch), cw, ch);
+  const { bounds, shrunk, spans } = readMask(sky.mask, width, height, cw, ch);
+  if (bounds === null) return unchanged();
+
+  const scene = readScene(rgb, shrunk, cw, ch);
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
   const scale = Math.min(1, TEMPLATE_EDGE / Math.max(boundsWidth, boundsHeight));
@@ -215,7 +235,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const newSky = matchTemplate(drawn, scene);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
   const data = shareableUint16(width, height);
-  await blendSky(image.data, data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, scene, strength: options.strength, horizonBand: band });
+  await blendSky(image.data, data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, spans, scene, strength: options.strength, horizonBand: band });
   if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * options.strength);
   return { width, height, data };
 }
@@ -226,6 +246,8 @@ interface SkyBlend {
   drawnWidth: number;
   drawnHeight: number;
   bounds: SkyBounds;
+  /** Per row, the columns holding sky (readMask). */
+  spans: Int32Array;
   scene: Scene;
   strength: number;
   /** Rows over which the original kept at the horizon fades out. */
@@ -239,6 +261,7 @@ interface BlendJob {
   source: Uint16Array;
   data: Uint16Array;
   mask: Float32Array;
+  spans: Int32Array;
   width: number;
   height: number;
   newSky: Float32Array;
@@ -269,6 +292,7 @@ async function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Arr
     source,
     data,
     mask,
+    spans: blend.spans,
     width,
     height,
     newSky,
@@ -335,15 +359,22 @@ function blendItem(job: BlendJob, item: number): void {
   const row = new Uint16Array(memory, l.data, width * 3);
   const maskRow = new Float32Array(memory, l.mask, width);
   for (let y = y0; y < y1; y++) {
+    job.data.set(job.source.subarray(y * width * 3, (y + 1) * width * 3), y * width * 3);
+    // Pixels with mask 0 stay as they are: only the row's span of sky goes through the kernel.
+    const from = job.spans[y * 2]!;
+    const to = job.spans[y * 2 + 1]!;
+    if (from === to) continue;
     const keep = HORIZON_KEEP * Math.exp(-Math.max(0, job.horizon - y) / job.horizonBand);
     k.lerpRow(l.fresh + (ty.lo[y]! - fresh0) * drawnWidth * 12, l.fresh + (ty.hi[y]! - fresh0) * drawnWidth * 12, ty.t[y]!, l.freshRow, drawnWidth * 3);
     k.lerpRow(l.old + (sy.lo[y]! - old0) * sceneWidth * 12, l.old + (sy.hi[y]! - old0) * sceneWidth * 12, sy.t[y]!, l.oldRow, sceneWidth * 3);
     freshRow.copyWithin(drawnWidth * 3, (drawnWidth - 1) * 3, drawnWidth * 3);
     oldRow.copyWithin(sceneWidth * 3, (sceneWidth - 1) * 3, sceneWidth * 3);
-    row.set(job.source.subarray(y * width * 3, (y + 1) * width * 3));
-    maskRow.set(job.mask.subarray(y * width, (y + 1) * width));
-    k.skyRow(l.data, l.mask, width, keep, job.strength, l.freshRow, l.freshTaps, l.oldRow, l.oldTaps, l.lin, l.encode, encode.steps);
-    job.data.set(row, y * width * 3);
+    const start = y * width + from;
+    const span = to - from;
+    row.set(job.source.subarray(start * 3, (start + span) * 3));
+    maskRow.set(job.mask.subarray(start, start + span));
+    k.skyRow(l.data, l.mask, span, keep, job.strength, l.freshRow, l.freshTaps + from * 8, l.oldRow, l.oldTaps + from * 8, l.lin, l.encode, encode.steps);
+    job.data.set(row.subarray(0, span * 3), start * 3);
   }
 }
 
