@@ -27,6 +27,7 @@ export interface PixelKernels {
 export interface ToolKernels {
   memory: WasmMemory;
   guidedRows(coef: number, gridW: number, rowTaps: number, colTaps: number, row: number, guide: number, guideStride: number, count: number, rows: number, out: number): void;
+  nonzeroSpans(src: number, count: number, rows: number, out: number): void;
   skyRow(data: number, mask: number, width: number, keep: number, strength: number, fresh: number, freshTaps: number, old: number, oldTaps: number, lin: number, encode: number, encodeSteps: number): void;
   lerpRow(from: number, to: number, t: number, out: number, count: number): void;
   widenRows(src: number, dst: number, count: number): void;

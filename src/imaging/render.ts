@@ -19,12 +19,14 @@
  * nothing to do, and is widened exactly for them otherwise. renderForJpeg's develop pass
  * writes 8 bits, what the JPEG keeps, unless a retouch stage follows.
  */
+import { ANALYSIS_EDGE, analysisCopy } from './analysis-copy.js';
 import { applyGeometry } from './geometry/index.js';
 import { assertRgbImage, image16Of } from './image16.js';
 import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { pullWindows } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
+import { skyMask, type SkyMaskResult } from './sky/mask.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
@@ -39,6 +41,11 @@ export interface RenderContext {
   skyTemplates?: ReadonlyMap<number, SkyTemplate>;
   /** The darkest frame of the bracket the image was merged from, same size: window pull recovers windows from it. */
   darkFrame?: Image16;
+  /**
+   * Whether the sky found on the framed photo is to be replaced: an automatic edit decides on
+   * the mask render makes anyway, so the sky is segmented once a photo. Unset: always.
+   */
+  replaceSkyIf?: (sky: SkyMaskResult) => boolean;
 }
 
 /** Renders to a 16-bit image. */
@@ -58,9 +65,11 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   const early = hasGeometry(s) || s.windowPull > 0 || s.sky !== null || s.noiseReduction > 0;
   let input: RgbImage = image;
   if (early) {
-    const framed = await geometryStage(image16Of(image), s);
+    const wide = image16Of(image);
+    const framed = await geometryStage(wide, s);
     const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
-    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) });
+    // A framed image is render's own: the composites change its pixels where they are, with no copy.
+    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) }, framed !== wide);
     input = await reduceNoise(composed, s.noiseReduction);
   }
   const developed = await developStage(input, s, retouch ? 16 : depth);
@@ -78,13 +87,20 @@ async function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 =
   return developImage(planDevelop(shared, s, preview), shared, depth);
 }
 
-/** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */
-async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext): Promise<Image16> {
+/**
+ * Window pull and sky replacement, on the framed image before tone (context.darkFrame framed
+ * like it); in the image's own pixels when it is render's to change (owned).
+ */
+async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext, owned: boolean): Promise<Image16> {
   // Window pull that finds no window hands the image back with its analysis copy, which the sky then reads.
-  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, context.darkFrame ? { darkFrame: context.darkFrame } : {}) : { image, copy: null };
+  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, { ...(context.darkFrame ? { darkFrame: context.darkFrame } : {}), inPlace: owned }) : { image, copy: null };
   if (!s.sky) return pulled.image;
+  const analysis = pulled.copy ?? (await analysisCopy(pulled.image, ANALYSIS_EDGE));
+  const mask = await skyMask(pulled.image, analysis);
+  if (context.replaceSkyIf && !context.replaceSkyIf(mask)) return pulled.image;
   const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
-  return replaceSky(pulled.image, { template, strength: s.sky.strength, ...(pulled.copy ? { analysis: pulled.copy } : {}) });
+  // Window pull's result is a copy of its own when it is not in place: the sky may change it.
+  return replaceSky(pulled.image, { template, strength: s.sky.strength, mask, analysis, inPlace: owned || pulled.image !== image });
 }
 
 /** Geometry: straighten and perspective, then crop (geometry/applyGeometry); the input itself when there is nothing to do. */

@@ -223,6 +223,15 @@ describe('windowPull', () => {
     assert.deepEqual(pulled.image.data, (await windowPull(blown, 100)).data);
   });
 
+  it('in place, pulls the windows in the image itself as it would in a copy', async () => {
+    const blown = expose(radiance(1.5, 4), 1);
+    const own: Image16 = { ...blown, data: blown.data.slice() };
+    const pulled = await pullWindows(own, 100, { inPlace: true });
+    assert.equal(pulled.image.data, own.data, 'no new pixels');
+    assert.deepEqual(pulled.image.data, (await windowPull(blown, 100)).data);
+    assert.notDeepEqual(own.data, blown.data, 'the windows were pulled');
+  });
+
   it('rejects bad arguments with what it expected', async () => {
     const normal = expose(radiance(1.5, 4), 1);
     await assert.rejects(() => windowPull(normal, 150), /Expected a number between 0 and 100 for strength/);

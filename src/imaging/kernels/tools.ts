@@ -5,7 +5,8 @@
  * Memory is laid out by the JavaScript side: every argument named *Ptr is a byte offset
  * it chose. No allocation here.
  *
- * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow and
+ * guidedRows evaluates the fast guided filter at full size (filters/guided.ts), nonzeroSpans
+ * finds where each row of its mask holds anything; skyRow and
  * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts, guidedCoefficients
  * the guided filter's solve (filters/guided.ts); resampleRows is
  * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
@@ -63,6 +64,35 @@ export function guidedRows(coefPtr: usize, gridW: i32, rowTapsPtr: usize, colTap
       const q = f32x4.extract_lane(t, 0) + f32x4.extract_lane(t, 1) + f32x4.extract_lane(t, 2) + f32x4.extract_lane(coef, 3);
       store<f32>(out + (<usize>x << 2), lo(1, hi(0, q)));
     }
+  }
+}
+
+/**
+ * Per row of `rows` rows of `count` f32 at srcPtr, the first column whose value is not 0 and
+ * one past the last (0, 0 when none), as i32 pairs at outPtr: what a mask's reader visits.
+ * Four values at a time from either end; NaN counts as not 0, as in JavaScript.
+ */
+export function nonzeroSpans(srcPtr: usize, count: i32, rows: i32, outPtr: usize): void {
+  const zero = f32x4.splat(0);
+  const whole = count & ~3;
+  for (let r = 0; r < rows; r++) {
+    const row = srcPtr + (<usize>r * <usize>count << 2);
+    let first = 0;
+    while (first < whole && !v128.any_true(f32x4.ne(v128.load(row + (<usize>first << 2)), zero))) first += 4;
+    while (first < count && load<f32>(row + (<usize>first << 2)) == 0) first++;
+    let end = count;
+    if (first < count) {
+      while (end > whole && load<f32>(row + (<usize>(end - 1) << 2)) == 0) end--;
+      if (end == whole) {
+        while (end > first + 4 && !v128.any_true(f32x4.ne(v128.load(row + (<usize>(end - 4) << 2)), zero))) end -= 4;
+        while (load<f32>(row + (<usize>(end - 1) << 2)) == 0) end--;
+      }
+    } else {
+      first = 0;
+      end = 0;
+    }
+    store<i32>(outPtr + (<usize>r << 3), first);
+    store<i32>(outPtr + (<usize>r << 3), end, 4);
   }
 }
 

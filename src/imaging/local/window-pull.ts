@@ -197,9 +197,10 @@ export async function windowPull(image: Image16, strength: number, options: { da
 /**
  * windowPull for a pipeline that reads the result again: the image itself when no window
  * was found (or strength is 0), and then the analysis copy taken of it, which is the
- * result's (null when none was taken).
+ * result's (null when none was taken). With inPlace the windows are pulled in the image's
+ * own pixels (a pipeline's intermediate image, which nothing else reads): no full-size copy.
  */
-export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16 } = {}): Promise<{ image: Image16; copy: AnalysisCopy | null }> {
+export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16; inPlace?: boolean } = {}): Promise<{ image: Image16; copy: AnalysisCopy | null }> {
   assertImage16(image, 'image');
   assertNumberInRange(strength, 'strength', 0, 100);
   if (options === null || typeof options !== 'object') throw invalidParameterError('options', 'an object', options);
@@ -215,7 +216,7 @@ export async function pullWindows(image: Image16, strength: number, options: { d
   const { mask, windows, p } = await findWindows(image, copy);
   if (windows.length === 0) return { image, copy };
   const { width, height } = image;
-  const data = shareableCopy(image);
+  const data = options.inPlace ? image.data : shareableCopy(image);
   const s = strength / 100;
   if (darkFrame) {
     const gain = viewGain(copy, await analysisCopy(darkFrame, ANALYSIS_EDGE), p);
