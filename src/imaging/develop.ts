@@ -117,7 +117,7 @@ function cropRequest(options: EstimateOptions): { mode: 'composition' | 'portrai
  */
 export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit, how: { skyOnRender?: boolean } = {}): Promise<DevelopSettings> {
   const { options } = edit;
-  // The detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
+  // The sky and crop detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
   const settings = estimate(source.image, {
     ...(edit.style ? { style: edit.style } : {}),
@@ -133,11 +133,11 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   // Should a detector below throw, this promise is never awaited: its rejection must not go unhandled and end the thread.
   skyFound?.catch(() => undefined);
   if (options.perspectiveCorrection) {
-    const found = detectPerspective(image());
+    const found = detectPerspective(source.image);
     settings.perspective = { vertical: found.vertical, horizontal: found.horizontal };
     settings.straightenAngle = found.straightenAngle;
   } else if (options.straighten) {
-    settings.straightenAngle = detectStraighten(image()).angle;
+    settings.straightenAngle = detectStraighten(source.image).angle;
   }
   if (skyFound) {
     // Render segments the full-size sky once, on the framed photo: here only whether there is enough of it.

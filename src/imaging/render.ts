@@ -65,11 +65,10 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   const early = hasGeometry(s) || s.windowPull > 0 || s.sky !== null || s.noiseReduction > 0;
   let input: RgbImage = image;
   if (early) {
-    const wide = image16Of(image);
-    const framed = await geometryStage(wide, s);
+    // Geometry reads an 8-bit photo as it is; the framed image is render's own, which the composites change where it is.
+    const framed = await geometryStage(image, s);
     const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
-    // A framed image is render's own: the composites change its pixels where they are, with no copy.
-    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) }, framed !== wide);
+    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) }, hasGeometry(s));
     input = await reduceNoise(composed, s.noiseReduction);
   }
   const developed = await developStage(input, s, retouch ? 16 : depth);
@@ -103,9 +102,9 @@ async function compositeStage(image: Image16, s: DevelopSettings, context: Rende
   return replaceSky(pulled.image, { template, strength: s.sky.strength, mask, analysis, inPlace: owned || pulled.image !== image });
 }
 
-/** Geometry: straighten and perspective, then crop (geometry/applyGeometry); the input itself when there is nothing to do. */
-export async function geometryStage(image: Image16, s: DevelopSettings): Promise<Image16> {
-  if (!hasGeometry(s)) return image;
+/** Geometry: straighten and perspective, then crop (geometry/applyGeometry), to a new image; the input at 16 bits when there is nothing to do. */
+export async function geometryStage(image: RgbImage, s: DevelopSettings): Promise<Image16> {
+  if (!hasGeometry(s)) return image16Of(image);
   return applyGeometry(image, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
 }
 
