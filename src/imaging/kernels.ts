@@ -52,7 +52,7 @@ export interface ToolKernels {
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
   previewRow(src: number, bits: number, rows: number, width: number, f: number, step: number, w: number, lut: number, acc: number, out: number): void;
   blockSums(src: number, bits: number, width: number, factor: number, rows: number, outWidth: number, widen: number, norm: number, out: number): void;
-  resampleRows8(src: number, srcRow0: number, sw: number, sh: number, m0: number, m1: number, m2: number, m3: number, m4: number, m5: number, m6: number, m7: number, m8: number, slack: number, out: number, ow: number, j0: number, j1: number): void;
+  resampleRows8: ToolKernels['resampleRows'];
   resampleRows(
     src: number,
     srcRow0: number,
