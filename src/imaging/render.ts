@@ -88,18 +88,20 @@ async function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 =
 
 /**
  * Window pull and sky replacement, on the framed image before tone (context.darkFrame framed
- * like it); in the image's own pixels when it is render's to change (owned).
+ * like it); in the image's own pixels when it is render's to change (owned). Both read one
+ * analysis copy of the framed photo, and the sky is found on it as framed, before windows
+ * are pulled: one libvips downscale and one segmentation a photo.
  */
 async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext, owned: boolean): Promise<Image16> {
-  // Window pull that finds no window hands the image back with its analysis copy, which the sky then reads.
-  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, { ...(context.darkFrame ? { darkFrame: context.darkFrame } : {}), inPlace: owned }) : { image, copy: null };
-  if (!s.sky) return pulled.image;
-  const analysis = pulled.copy ?? (await analysisCopy(pulled.image, ANALYSIS_EDGE));
-  const mask = await skyMask(pulled.image, analysis);
-  if (context.replaceSkyIf && !context.replaceSkyIf(mask)) return pulled.image;
+  if (s.windowPull === 0 && !s.sky) return image;
+  const analysis = await analysisCopy(image, ANALYSIS_EDGE);
+  const mask = s.sky ? await skyMask(image, analysis) : null;
+  const darkFrame = context.darkFrame ? { darkFrame: context.darkFrame } : {};
+  const pulled = s.windowPull > 0 ? (await pullWindows(image, s.windowPull, { ...darkFrame, analysis, inPlace: owned })).image : image;
+  if (!s.sky || !mask || (context.replaceSkyIf && !context.replaceSkyIf(mask))) return pulled;
   const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
   // Window pull's result is a copy of its own when it is not in place: the sky may change it.
-  return replaceSky(pulled.image, { template, strength: s.sky.strength, mask, analysis, inPlace: owned || pulled.image !== image });
+  return replaceSky(pulled, { template, strength: s.sky.strength, mask, analysis, inPlace: owned || pulled !== image });
 }
 
 /** Geometry: straighten and perspective, then crop (geometry/applyGeometry), to a new image; the input at 16 bits when there is nothing to do. */

@@ -223,13 +223,15 @@ describe('windowPull', () => {
     assert.deepEqual(pulled.image.data, (await windowPull(blown, 100)).data);
   });
 
-  it('in place, pulls the windows in the image itself as it would in a copy', async () => {
+  it('in place, or from a given analysis copy, pulls the windows as it would in a copy of its own', async () => {
     const blown = expose(radiance(1.5, 4), 1);
     const own: Image16 = { ...blown, data: blown.data.slice() };
     const pulled = await pullWindows(own, 100, { inPlace: true });
     assert.equal(pulled.image.data, own.data, 'no new pixels');
     assert.deepEqual(pulled.image.data, (await windowPull(blown, 100)).data);
     assert.notDeepEqual(own.data, blown.data, 'the windows were pulled');
+    const given = await pullWindows(blown, 100, { analysis: await analysisCopy(blown, ANALYSIS_EDGE) });
+    assert.deepEqual(given.image.data, pulled.image.data, 'from the analysis copy it is given, as from its own');
   });
 
   it('rejects bad arguments with what it expected', async () => {

@@ -107,9 +107,11 @@ function evaluateItem({ grid, gridWidth: cw, gridHeight: ch, image, region, out,
     k.guidedRows(l.coef, cw, l.rowTaps, l.colTaps, l.row, l.guide + x0 * 6, width * 3, count, rows, l.out);
     if (spans) {
       k.nonzeroSpans(l.out, count, rows, l.spans);
-      spans.set(new Int32Array(memory, l.spans, rows * 2), c0 * 2);
-    }
-    if (count === width) out.set(chunk.subarray(0, rows * count), c0 * width);
+      const found = new Int32Array(memory, l.spans, rows * 2);
+      spans.set(found, c0 * 2);
+      // out is fresh, all 0: only each row's span need be written, and the pages of rows without sky are never touched.
+      for (let r = 0; r < rows; r++) out.set(chunk.subarray(r * count + found[r * 2]!, r * count + found[r * 2 + 1]!), (c0 + r) * width + found[r * 2]!);
+    } else if (count === width) out.set(chunk.subarray(0, rows * count), c0 * width);
     else for (let r = 0; r < rows; r++) out.set(chunk.subarray(r * count, (r + 1) * count), (c0 + r) * width + x0);
   }
 }

@@ -197,10 +197,11 @@ export async function windowPull(image: Image16, strength: number, options: { da
 /**
  * windowPull for a pipeline that reads the result again: the image itself when no window
  * was found (or strength is 0), and then the analysis copy taken of it, which is the
- * result's (null when none was taken). With inPlace the windows are pulled in the image's
- * own pixels (a pipeline's intermediate image, which nothing else reads): no full-size copy.
+ * result's (null when none was taken). `analysis` is the image's analysis copy (analysisCopy
+ * at ANALYSIS_EDGE) when the caller has it. With inPlace the windows are pulled in the
+ * image's own pixels (a pipeline's intermediate image, which nothing else reads): no full-size copy.
  */
-export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16; inPlace?: boolean } = {}): Promise<{ image: Image16; copy: AnalysisCopy | null }> {
+export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16; analysis?: AnalysisCopy; inPlace?: boolean } = {}): Promise<{ image: Image16; copy: AnalysisCopy | null }> {
   assertImage16(image, 'image');
   assertNumberInRange(strength, 'strength', 0, 100);
   if (options === null || typeof options !== 'object') throw invalidParameterError('options', 'an object', options);
@@ -212,7 +213,7 @@ export async function pullWindows(image: Image16, strength: number, options: { d
     }
   }
   if (strength === 0) return { image, copy: null };
-  const copy = await analysisCopy(image, ANALYSIS_EDGE);
+  const copy = options.analysis ?? (await analysisCopy(image, ANALYSIS_EDGE));
   const { mask, windows, p } = await findWindows(image, copy);
   if (windows.length === 0) return { image, copy };
   const { width, height } = image;
