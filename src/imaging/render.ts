@@ -16,7 +16,8 @@
  *   5. retouch       skin smoothing, then subject emphasis
  *
  * An 8-bit image (Image8) goes into the develop pass as it is when stages 1–3 have
- * nothing to do, and is widened exactly for them otherwise. renderForJpeg's develop pass
+ * nothing to do; geometry reads it as its exact 16-bit widening, and the other early
+ * stages widen it once when geometry does not run. renderForJpeg's develop pass
  * writes 8 bits, what the JPEG keeps, unless a retouch stage follows.
  */
 import { ANALYSIS_EDGE, analysisCopy } from './analysis-copy.js';
