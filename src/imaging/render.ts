@@ -32,7 +32,7 @@ import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
 import { developPreviewEdge, planDevelop } from './tone/pixel-pass.js';
-import { shareable } from './bands.js';
+import { recycleShared, shareable } from './bands.js';
 import { developImage, sharedLinearPreview } from './tone/shared-passes.js';
 import type { Image16, RgbImage } from './types.js';
 
@@ -65,14 +65,17 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   const retouch = s.smoothSkin > 0 || s.subjectEmphasis > 0;
   const early = hasGeometry(s) || s.windowPull > 0 || s.sky !== null || s.noiseReduction > 0;
   let input: RgbImage = image;
+  let framed: Image16 | null = null;
   if (early) {
     // Geometry reads an 8-bit photo as it is; the framed image is render's own, which the composites change where it is.
-    const framed = await geometryStage(image, s);
+    framed = await geometryStage(image, s);
     const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
     const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) }, hasGeometry(s));
     input = await reduceNoise(composed, s.noiseReduction);
   }
   const developed = await developStage(input, s, retouch ? 16 : depth);
+  // Geometry's output, render's own, is read by nothing more: its memory serves the next photo's.
+  if (framed && hasGeometry(s)) recycleShared(framed.data);
   if (!retouch) return developed;
   const wide = developed as Image16;
   const retouched = s.smoothSkin > 0 ? await smoothSkin(wide, s.smoothSkin) : wide;

@@ -69,11 +69,21 @@ async function evaluate(coefficients: GuidedCoefficients, image: Image16, region
   const items = Math.ceil((y1 - y0) / ITEM_ROWS);
   if (shared) await guidedBands(job, items);
   else for (let item = 0; item < items; item++) evaluateItem(job, item);
+  loaded = null;
   return { out, spans };
 }
 
+/**
+ * The job whose coefficient grid and column taps this thread's kernel holds. A thread runs a
+ * job's items one after another with no other kernel work between them (bands.ts), so they
+ * are loaded once per job and thread, not once per item. Weakly: a helper must not keep a
+ * finished job's pixels alive.
+ */
+let loaded: WeakRef<GuidedJob> | null = null;
+
 /** Rows y0 + item · ITEM_ROWS on (at most ITEM_ROWS) of the job's region into job.out, in the kernel of the thread that runs it. */
-function evaluateItem({ grid, gridWidth: cw, gridHeight: ch, image, region, out, spans }: GuidedJob, item: number): void {
+function evaluateItem(job: GuidedJob, item: number): void {
+  const { grid, gridWidth: cw, gridHeight: ch, image, region, out, spans } = job;
   const { width, height, data } = image;
   const { x0, x1 } = region;
   const top = region.y0 + item * ITEM_ROWS;
@@ -83,13 +93,16 @@ function evaluateItem({ grid, gridWidth: cw, gridHeight: ch, image, region, out,
   const l = arena({ coef: cw * ch * 16, rowTaps: CHUNK_ROWS * 12, colTaps: count * 8, row: (cw + 1) * 16, guide: CHUNK_ROWS * width * 6, out: CHUNK_ROWS * count * 4, spans: CHUNK_ROWS * 8 });
   reserve(k, l.end);
   const memory = k.memory.buffer;
-  new Float32Array(memory, l.coef, cw * ch * 4).set(grid);
-  const xs = axisTaps(width, cw);
-  const colIndex = new Int32Array(memory, l.colTaps, count * 2);
-  const colWeight = new Float32Array(memory, l.colTaps, count * 2);
-  for (let x = x0; x < x1; x++) {
-    colIndex[(x - x0) * 2] = xs.lo[x]!;
-    colWeight[(x - x0) * 2 + 1] = xs.t[x]!;
+  if (loaded?.deref() !== job) {
+    new Float32Array(memory, l.coef, cw * ch * 4).set(grid);
+    const xs = axisTaps(width, cw);
+    const colIndex = new Int32Array(memory, l.colTaps, count * 2);
+    const colWeight = new Float32Array(memory, l.colTaps, count * 2);
+    for (let x = x0; x < x1; x++) {
+      colIndex[(x - x0) * 2] = xs.lo[x]!;
+      colWeight[(x - x0) * 2 + 1] = xs.t[x]!;
+    }
+    loaded = new WeakRef(job);
   }
   const ys = axisTaps(height, ch);
   const rowIndex = new Int32Array(memory, l.rowTaps, CHUNK_ROWS * 3);

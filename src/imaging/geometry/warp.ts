@@ -1,4 +1,4 @@
-import { isShared, shareable, sharedUint16, sharedWork } from '../bands.js';
+import { isShared, shareable, sharedSamples, sharedWork } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Mat3 } from '../matrix.js';
 import { image16Of } from '../image16.js';
@@ -34,7 +34,8 @@ export async function renderPlan(image: RgbImage, plan: GeometryPlan): Promise<I
   const source = shareable(image);
   // A small photo stays on this thread: copying it to the helpers would cost more than they save.
   if (!isShared(source.data)) return resample(image, m, ow, oh);
-  const job: ResampleJob = { image: source, m, ow, oh, out: sharedUint16(ow * oh * 3) };
+  // Every output sample is written (0 where it falls outside the photo): a recycled buffer serves.
+  const job: ResampleJob = { image: source, m, ow, oh, out: sharedSamples(16, ow * oh * 3) as Uint16Array };
   await resampleBands(job, Math.ceil(oh / CHUNK_ROWS));
   return { width: ow, height: oh, data: job.out };
 }
