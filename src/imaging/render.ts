@@ -101,7 +101,7 @@ async function compositeStage(image: Image16, s: DevelopSettings, context: Rende
   const analysis = await analysisCopy(image, ANALYSIS_EDGE);
   const mask = s.sky ? await skyMask(image, analysis) : null;
   const darkFrame = context.darkFrame ? { darkFrame: context.darkFrame } : {};
-  const pulled = s.windowPull > 0 ? (await pullWindows(image, s.windowPull, { ...darkFrame, analysis, inPlace: owned })).image : image;
+  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, { ...darkFrame, analysis, inPlace: owned }) : image;
   if (!s.sky || !mask || (context.replaceSkyIf && !context.replaceSkyIf(mask))) return pulled;
   const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
   // Window pull's result is a copy of its own when it is not in place: the sky may change it.
