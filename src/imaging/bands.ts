@@ -219,7 +219,7 @@ const PAGE_BYTES = 4096;
 export function sharedRoom8(pixels: number): Uint8Array | null {
   if (!sharesPixels(pixels)) return null;
   const spare = takeSpare(pixels * 3);
-  if (spare) return new Uint8Array(spare);
+  if (spare) return new Uint8Array(spare, 0, pixels * 3);
   const room = new Uint8Array(freshShared(pixels * 3));
   for (let i = 0; i < room.length; i += PAGE_BYTES) room[i] = 0;
   return room;
@@ -229,7 +229,7 @@ export function sharedRoom8(pixels: number): Uint8Array | null {
 export function sharedSamples(bits: 8 | 16, length: number): RgbImage['data'] {
   const bytes = length * (bits / 8);
   const buffer = takeSpare(bytes) ?? freshShared(bytes);
-  return bits === 8 ? new Uint8Array(buffer) : new Uint16Array(buffer);
+  return bits === 8 ? new Uint8Array(buffer, 0, length) : new Uint16Array(buffer, 0, length);
 }
 
 function freshShared(bytes: number): SharedArrayBuffer {
@@ -238,19 +238,27 @@ function freshShared(bytes: number): SharedArrayBuffer {
 }
 
 /**
- * Pixel buffers given back once a photo is encoded (recycleShared), kept for the next photo of
- * the same size: their pages are mapped already, so neither the decode's room nor the develop
- * pass's output pays for mapping fresh memory (about 15 ms of CPU each for 18 MP), and no
- * collection is needed to free them. At most SPARES; dropped once no photo has come for SPARE_MS.
+ * Pixel buffers given back once a photo is encoded (recycleShared), and a framed photo's once
+ * it is developed, kept for the next photo of about the same size: their pages are mapped
+ * already, so neither the decode's room, geometry's output nor the develop pass's output pays
+ * for mapping fresh memory (about 15 ms of CPU each for 18 MP 8-bit), and no collection is
+ * needed to free them. At most SPARES (a photo's decoded, framed and developed pixels);
+ * dropped once no photo has come for SPARE_MS. A spare serves a buffer up to SPARE_SLACK times
+ * smaller than itself, as a view of its start: a framed photo's size moves with its correction.
  */
-const SPARES = 2;
+const SPARES = 3;
 const SPARE_MS = 1000;
+const SPARE_SLACK = 1.15;
 const spares: SharedArrayBuffer[] = [];
 let spareTimer: ReturnType<typeof setTimeout> | null = null;
 
+/** The smallest spare of at least `bytes` and at most SPARE_SLACK times that, taken from the spares; null when none fits. */
 function takeSpare(bytes: number): SharedArrayBuffer | null {
-  const i = spares.findIndex((b) => b.byteLength === bytes);
-  return i < 0 ? null : spares.splice(i, 1)[0]!;
+  let best = -1;
+  for (const [i, b] of spares.entries()) {
+    if (b.byteLength >= bytes && b.byteLength <= bytes * SPARE_SLACK && (best < 0 || b.byteLength < spares[best]!.byteLength)) best = i;
+  }
+  return best < 0 ? null : spares.splice(best, 1)[0]!;
 }
 
 /**

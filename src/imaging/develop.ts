@@ -90,6 +90,11 @@ export async function sourceImage(frames: SourceFrame[], options: { maxLongEdge?
 const SKY_MIN_COVERAGE = 0.02;
 const SKY_MIN_CONFIDENCE = 0.5;
 
+/** Too little sky, or a doubtful one: replacing would paint over something that is not sky. */
+function enoughSky(sky: { coverage: number; confidence: number }): boolean {
+  return sky.coverage >= SKY_MIN_COVERAGE && sky.confidence >= SKY_MIN_CONFIDENCE;
+}
+
 /** What an automatic edit is asked for: the edit request's options, biased by a profile's style. */
 export interface AutoEdit {
   style?: Style;
@@ -107,11 +112,12 @@ function cropRequest(options: EstimateOptions): { mode: 'composition' | 'portrai
 
 /**
  * The settings of an automatic edit: estimate for exposure, colour and tone, then the
- * detectors the options call for (verticals, horizon, crops, sky).
+ * detectors the options call for (verticals, horizon, crops, sky). With skyOnRender the sky
+ * is left as the options ask, for a render that decides on its own mask (developFinished).
  */
-export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit): Promise<DevelopSettings> {
+export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit, how: { skyOnRender?: boolean } = {}): Promise<DevelopSettings> {
   const { options } = edit;
-  // The detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
+  // The sky and crop detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
   const settings = estimate(source.image, {
     ...(edit.style ? { style: edit.style } : {}),
@@ -123,21 +129,20 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
     preview: await sharedLinearPreview(source.image, FEATURE_EDGE),
   });
   // Started first: libvips downscales the photo for the sky on its own threads while the detectors below run here.
-  const skyFound = options.skyReplacement ? skyPresence(image()) : null;
+  const skyFound = options.skyReplacement && !how.skyOnRender ? skyPresence(image()) : null;
   // Should a detector below throw, this promise is never awaited: its rejection must not go unhandled and end the thread.
   skyFound?.catch(() => undefined);
   if (options.perspectiveCorrection) {
-    const found = detectPerspective(image());
+    const found = detectPerspective(source.image);
     settings.perspective = { vertical: found.vertical, horizontal: found.horizontal };
     settings.straightenAngle = found.straightenAngle;
   } else if (options.straighten) {
-    settings.straightenAngle = detectStraighten(image()).angle;
+    settings.straightenAngle = detectStraighten(source.image).angle;
   }
   if (skyFound) {
     // Render segments the full-size sky once, on the framed photo: here only whether there is enough of it.
     const sky = await skyFound;
-    // Too little sky, or a doubtful one: replacing would paint over something that is not sky.
-    if (sky.coverage < SKY_MIN_COVERAGE || sky.confidence < SKY_MIN_CONFIDENCE) settings.sky = null;
+    if (!enoughSky(sky)) settings.sky = null;
   }
   const crop = cropRequest(options);
   if (crop) {
@@ -172,11 +177,19 @@ async function shrunkSource(source: Source, longEdge: number): Promise<Source> {
   return { ...source, image, darkFrame: await resizeImage16(source.darkFrame, image.width, image.height) };
 }
 
-/** Smart Editing: an automatic edit rendered to a finished JPEG. */
+/**
+ * Smart Editing: an automatic edit rendered to a finished JPEG. Whether to replace the sky is
+ * decided on the mask render makes of the framed photo (one segmentation), and the settings
+ * reported say what was done.
+ */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
   const source = await sourceImage(frames, { keep8Bit: true });
-  const settings = await automaticSettings(source, edit);
-  return { ...(await finished(source, await renderForJpeg(source.image, settings, renderContext(source, context)))), settings };
+  const settings = await automaticSettings(source, edit, { skyOnRender: true });
+  let skyReplaced = true;
+  const replaceSkyIf = (sky: { coverage: number; confidence: number }) => (skyReplaced = enoughSky(sky));
+  const rendered = await renderForJpeg(source.image, settings, { ...renderContext(source, context), replaceSkyIf });
+  if (!skyReplaced) settings.sky = null;
+  return { ...(await finished(source, rendered)), settings };
 }
 
 /**

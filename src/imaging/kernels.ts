@@ -27,6 +27,7 @@ export interface PixelKernels {
 export interface ToolKernels {
   memory: WasmMemory;
   guidedRows(coef: number, gridW: number, rowTaps: number, colTaps: number, row: number, guide: number, guideStride: number, count: number, rows: number, out: number): void;
+  nonzeroSpans(src: number, count: number, rows: number, out: number): void;
   skyRow(data: number, mask: number, width: number, keep: number, strength: number, fresh: number, freshTaps: number, old: number, oldTaps: number, lin: number, encode: number, encodeSteps: number): void;
   lerpRow(from: number, to: number, t: number, out: number, count: number): void;
   widenRows(src: number, dst: number, count: number): void;
@@ -50,6 +51,8 @@ export interface ToolKernels {
   guidedCoefficients(guide: number, p: number, width: number, height: number, radius: number, eps: number, planes: number, rows: number, sums: number, a: number, b: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
   previewRow(src: number, bits: number, rows: number, width: number, f: number, step: number, w: number, lut: number, acc: number, out: number): void;
+  blockSums(src: number, bits: number, width: number, factor: number, rows: number, outWidth: number, widen: number, norm: number, out: number): void;
+  resampleRows8: ToolKernels['resampleRows'];
   resampleRows(
     src: number,
     srcRow0: number,

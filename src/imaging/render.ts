@@ -16,20 +16,23 @@
  *   5. retouch       skin smoothing, then subject emphasis
  *
  * An 8-bit image (Image8) goes into the develop pass as it is when stages 1–3 have
- * nothing to do, and is widened exactly for them otherwise. renderForJpeg's develop pass
+ * nothing to do; geometry reads it as its exact 16-bit widening, and the other early
+ * stages widen it once when geometry does not run. renderForJpeg's develop pass
  * writes 8 bits, what the JPEG keeps, unless a retouch stage follows.
  */
+import { ANALYSIS_EDGE, analysisCopy } from './analysis-copy.js';
 import { applyGeometry } from './geometry/index.js';
 import { assertRgbImage, image16Of } from './image16.js';
 import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { pullWindows } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
+import { skyMask, type SkyMaskResult } from './sky/mask.js';
 import { replaceSky } from './sky/replace.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
 import { developPreviewEdge, planDevelop } from './tone/pixel-pass.js';
-import { shareable } from './bands.js';
+import { recycleShared, shareable } from './bands.js';
 import { developImage, sharedLinearPreview } from './tone/shared-passes.js';
 import type { Image16, RgbImage } from './types.js';
 
@@ -39,6 +42,11 @@ export interface RenderContext {
   skyTemplates?: ReadonlyMap<number, SkyTemplate>;
   /** The darkest frame of the bracket the image was merged from, same size: window pull recovers windows from it. */
   darkFrame?: Image16;
+  /**
+   * Whether the sky found on the framed photo is to be replaced: an automatic edit decides on
+   * the mask render makes anyway, so the sky is segmented once a photo. Unset: always.
+   */
+  replaceSkyIf?: (sky: SkyMaskResult) => boolean;
 }
 
 /** Renders to a 16-bit image. */
@@ -57,13 +65,17 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   const retouch = s.smoothSkin > 0 || s.subjectEmphasis > 0;
   const early = hasGeometry(s) || s.windowPull > 0 || s.sky !== null || s.noiseReduction > 0;
   let input: RgbImage = image;
+  let framed: Image16 | null = null;
   if (early) {
-    const framed = await geometryStage(image16Of(image), s);
+    // Geometry reads an 8-bit photo as it is; the framed image is render's own, which the composites change where it is.
+    framed = await geometryStage(image, s);
     const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
-    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) });
+    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) }, hasGeometry(s));
     input = await reduceNoise(composed, s.noiseReduction);
   }
   const developed = await developStage(input, s, retouch ? 16 : depth);
+  // Geometry's output, render's own, is read by nothing more: its memory serves the next photo's.
+  if (framed && hasGeometry(s)) recycleShared(framed.data);
   if (!retouch) return developed;
   const wide = developed as Image16;
   const retouched = s.smoothSkin > 0 ? await smoothSkin(wide, s.smoothSkin) : wide;
@@ -78,18 +90,27 @@ async function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 =
   return developImage(planDevelop(shared, s, preview), shared, depth);
 }
 
-/** Window pull and sky replacement, on the framed image before tone (context.darkFrame framed like it). */
-async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext): Promise<Image16> {
-  // Window pull that finds no window hands the image back with its analysis copy, which the sky then reads.
-  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, context.darkFrame ? { darkFrame: context.darkFrame } : {}) : { image, copy: null };
-  if (!s.sky) return pulled.image;
+/**
+ * Window pull and sky replacement, on the framed image before tone (context.darkFrame framed
+ * like it); in the image's own pixels when it is render's to change (owned). Both read one
+ * analysis copy of the framed photo, and the sky is found on it as framed, before windows
+ * are pulled: one libvips downscale and one segmentation a photo.
+ */
+async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext, owned: boolean): Promise<Image16> {
+  if (s.windowPull === 0 && !s.sky) return image;
+  const analysis = await analysisCopy(image, ANALYSIS_EDGE);
+  const mask = s.sky ? await skyMask(image, analysis) : null;
+  const darkFrame = context.darkFrame ? { darkFrame: context.darkFrame } : {};
+  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, { ...darkFrame, analysis, inPlace: owned }) : image;
+  if (!s.sky || !mask || (context.replaceSkyIf && !context.replaceSkyIf(mask))) return pulled;
   const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
-  return replaceSky(pulled.image, { template, strength: s.sky.strength, ...(pulled.copy ? { analysis: pulled.copy } : {}) });
+  // Window pull's result is a copy of its own when it is not in place: the sky may change it.
+  return replaceSky(pulled, { template, strength: s.sky.strength, mask, analysis, inPlace: owned || pulled !== image });
 }
 
-/** Geometry: straighten and perspective, then crop (geometry/applyGeometry); the input itself when there is nothing to do. */
-export async function geometryStage(image: Image16, s: DevelopSettings): Promise<Image16> {
-  if (!hasGeometry(s)) return image;
+/** Geometry: straighten and perspective, then crop (geometry/applyGeometry), to a new image; the input at 16 bits when there is nothing to do. */
+export async function geometryStage(image: RgbImage, s: DevelopSettings): Promise<Image16> {
+  if (!hasGeometry(s)) return image16Of(image);
   return applyGeometry(image, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
 }
 

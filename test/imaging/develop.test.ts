@@ -52,6 +52,16 @@ describe('develop', () => {
     assert.ok(meanLevels(output, await render(outdoor.image, { ...settings, sky: null })) > 1, 'the sky was replaced');
   });
 
+  it('a finished development decides on the sky by the mask it renders with, and reports what it did', async () => {
+    const wall = fromLinear(360, 240, (x) => [0.3 + 0.1 * Math.sin(x / 9), 0.25, 0.2] as Rgb);
+    const indoor = await frame('wall.jpg', wall);
+    const options = editRequest({ skyReplacement: true, skyTemplateId: 2 });
+    const developed = await developFinished([indoor], { options });
+    assert.equal(developed.settings!.sky, null, 'no sky to replace');
+    const plain = await developFinished([indoor], { options: editRequest({}) });
+    assert.ok(developed.bytes.equals(plain.bytes), 'the JPEG of an edit without sky replacement');
+  });
+
   it('with perspective correction, the sky is segmented on the corrected image', async () => {
     const street = await frame('street.jpg', keystonedStreet(480, 360));
     const developed = await developFinished([street], { options: editRequest({ perspectiveCorrection: true, skyReplacement: true, skyTemplateId: 2 }) });

@@ -3,9 +3,11 @@ import { describe, it } from 'node:test';
 import { applyGeometry, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
 import { rotationHomography } from '../../src/imaging/geometry/camera.js';
 import { planForHomography } from '../../src/imaging/geometry/frame.js';
+import { downscaledRgb } from '../../src/imaging/geometry/grey.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
 import { resample } from '../../src/imaging/geometry/warp.js';
 import { project, rotationX } from '../../src/imaging/matrix.js';
+import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
 const flat = { straightenAngle: 0, perspective: { vertical: 0, horizontal: 0 }, crop: null };
@@ -53,6 +55,35 @@ function keystone(image: Image16, degrees: number, focal: number): Image16 {
   const plan = planForHomography(image.width, image.height, toCanvas, null);
   return resample(image, plan.toSource, plan.width, plan.height);
 }
+
+describe('downscaledRgb', () => {
+  it('averages whole blocks, an 8-bit photo as its exact widening, number for number', () => {
+    const rand = seededRandom(6);
+    for (const [width, height, maxEdge] of [
+      [37, 23, 10],
+      [1100, 70, 1024],
+      [5, 4, 8],
+    ] as const) {
+      const narrow = { width, height, data: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 256)) };
+      const wide = { width, height, data: Uint16Array.from(narrow.data, (v) => v * 257) };
+      const copy = downscaledRgb(wide, maxEdge);
+      const factor = Math.max(1, Math.ceil(Math.max(width, height) / maxEdge));
+      assert.equal(copy.factor, factor);
+      assert.deepEqual([copy.width, copy.height], [Math.floor(width / factor), Math.floor(height / factor)]);
+      const expected = new Float32Array(copy.width * copy.height * 3);
+      for (let i = 0; i < expected.length; i++) {
+        const x = Math.floor(i / 3) % copy.width;
+        const y = Math.floor(i / 3 / copy.width);
+        let sum = 0;
+        for (let dy = 0; dy < factor; dy++) for (let dx = 0; dx < factor; dx++) sum += wide.data[((y * factor + dy) * width + x * factor + dx) * 3 + (i % 3)]!;
+        // The JavaScript pass's arithmetic: the sum times 1 / (factor² · 65535), in double precision.
+        expected[i] = sum * (1 / (factor * factor * 65535));
+      }
+      assert.deepEqual(copy.data, expected, `${width}×${height}`);
+      assert.deepEqual(downscaledRgb(narrow, maxEdge).data, copy.data, `${width}×${height}: 8 bits as 16`);
+    }
+  });
+});
 
 describe('perspective correction', () => {
   for (const pitch of [6, -4]) {

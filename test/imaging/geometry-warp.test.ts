@@ -91,6 +91,34 @@ describe('resample (WebAssembly kernel, two pixels at a time) against the same a
   }
 });
 
+describe('resample from 8-bit samples', () => {
+  it('gives what resampling their exact 16-bit widening gives, sample for sample', () => {
+    const rand = seededRandom(4);
+    const matrices: Mat3[] = [
+      [1, 0, 0.37, 0, 1, 0.81, 0, 0, 1],
+      [0.98, -0.05, 0.3, 0.05, 0.98, -0.2, 0.003, 0.002, 1],
+      [0.6, 0.12, -0.4, -0.1, 0.7, 0.25, -0.07, 0.05, 1],
+    ];
+    for (const [sw, sh] of [
+      [1, 1],
+      [2, 3],
+      [13, 9],
+      [301, 263],
+    ] as const) {
+      const narrow = { width: sw, height: sh, data: Uint8Array.from({ length: sw * sh * 3 }, () => Math.floor(rand() * 256)) };
+      const wide = { width: sw, height: sh, data: Uint16Array.from(narrow.data, (v) => v * 257) };
+      for (const m of matrices) {
+        for (const [ow, oh] of [
+          [sw, sh],
+          [sw * 2 + 1, sh + 2],
+        ] as const) {
+          assert.deepEqual(resample(narrow, m, ow, oh).data, resample(wide, m, ow, oh).data, `${sw}×${sh} to ${ow}×${oh} through ${m.join(', ')}`);
+        }
+      }
+    }
+  });
+});
+
 describe('applyGeometry over imaging threads', () => {
   it('resamples in chunks on the other threads, sample for sample as on one thread', async () => {
     // This thread shares its jobs as an imaging thread of the service does.

@@ -4,7 +4,7 @@ import { analysisCopy } from '../../src/imaging/analysis-copy.js';
 import { shareJobs } from '../../src/imaging/bands.js';
 import { boxMean } from '../../src/imaging/filters/box.js';
 import { guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
-import { applyGuidedCoefficients } from '../../src/imaging/filters/guided-apply.js';
+import { applyGuidedCoefficients, guidedMaskWithSpans } from '../../src/imaging/filters/guided-apply.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import { checkWithBandHelpers } from '../support/band-helpers.js';
 import { applyGuidedReference, boxMeanReference, guidedCoefficientsReference } from '../support/tools-reference.js';
@@ -105,6 +105,22 @@ describe('fast guided filter: the WebAssembly kernel against a double-precision 
     assert.ok(reference.some((v) => v === 0) && reference.some((v) => v === 1), 'the case reaches both clamps');
   });
 
+  it('with spans: the same mask, and per row where it is not 0', async () => {
+    const { mask, spans } = await guidedMaskWithSpans(coefficients, image);
+    assert.deepEqual(mask, await applyGuidedCoefficients(coefficients, image));
+    const shapes = new Set<string>();
+    for (let y = 0; y < height; y++) {
+      const row = Array.from(mask.subarray(y * width, (y + 1) * width));
+      const first = row.findIndex((m) => m !== 0);
+      const end = width - [...row].reverse().findIndex((m) => m !== 0);
+      const expected = first < 0 ? [0, 0] : [first, end];
+      assert.deepEqual([spans[y * 2], spans[y * 2 + 1]], expected, `row ${y}`);
+      shapes.add(first < 0 ? 'empty' : first === 0 && end === width ? 'full' : end % 4 === 0 ? 'inner' : 'ragged');
+    }
+    // Rows whose zeros the four-at-a-time scan skips from both ends, odd ends included.
+    assert.ok(shapes.has('ragged') && (shapes.has('inner') || shapes.has('full')), [...shapes].join(', '));
+  });
+
   it('a region: the same values inside, 0 outside', async () => {
     const region = { x: 17, y: 5, width: 90, height: 70 };
     const out = await applyGuidedCoefficients(coefficients, image, region);
@@ -139,7 +155,11 @@ describe('fast guided filter over the imaging threads', () => {
     };
     const region = { x: 13, y: 101, width: 555, height: 2100 };
     const alone = [await applyGuidedCoefficients(coefficients, { width, height, data }), await applyGuidedCoefficients(coefficients, { width, height, data }, region)];
+    const aloneSpans = (await guidedMaskWithSpans(coefficients, { width, height, data })).spans;
     await checkWithBandHelpers(async () => {
+      const { spans } = await guidedMaskWithSpans(coefficients, { width, height, data: shared });
+      assert.ok(spans.buffer instanceof SharedArrayBuffer, 'spans the other threads write');
+      assert.deepEqual(spans, aloneSpans, 'spans');
       const banded = [await applyGuidedCoefficients(coefficients, { width, height, data: shared }), await applyGuidedCoefficients(coefficients, { width, height, data: shared }, region)];
       for (const [k, out] of banded.entries()) {
         assert.ok(out.buffer instanceof SharedArrayBuffer, 'evaluated into shared memory');

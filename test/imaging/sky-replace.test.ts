@@ -128,6 +128,29 @@ describe('replaceSky', () => {
     assert.notDeepEqual(other.data, own.data);
   });
 
+  it('in place, blends into the image itself what it would blend into a copy', async () => {
+    const copy = await replaceSky(image, { template: 2, strength: 0.8, mask: known });
+    const own: Image16 = { ...image, data: image.data.slice() };
+    const inPlace = await replaceSky(own, { template: 2, strength: 0.8, mask: known, inPlace: true });
+    assert.equal(inPlace.data, own.data, 'no new pixels');
+    assert.deepEqual(inPlace.data, copy.data);
+    assert.notDeepEqual(inPlace.data, image.data, 'the sky was replaced');
+  });
+
+  it('reads a mask within the spans it gives, as the whole mask', async () => {
+    const found = await skyMask(image);
+    assert.ok(found.spans && found.coverage > 0.1, 'an automatic mask, with its spans');
+    for (let y = 0; y < 240; y++) {
+      const row = Array.from(found.mask.subarray(y * 320, (y + 1) * 320));
+      const first = row.findIndex((m) => m !== 0);
+      const end = 320 - [...row].reverse().findIndex((m) => m !== 0);
+      assert.deepEqual([found.spans[y * 2], found.spans[y * 2 + 1]], first < 0 ? [0, 0] : [first, end], `row ${y}`);
+    }
+    const { spans, ...withoutSpans } = found;
+    const given = await replaceSky(image, { template: 2, strength: 1, mask: found });
+    assert.deepEqual(given.data, (await replaceSky(image, { template: 2, strength: 1, mask: withoutSpans })).data);
+  });
+
   it('returns the image unchanged when there is no sky', async () => {
     const out = await replaceSky(image, { template: 2, strength: 1, mask: maskOf(new Float32Array(320 * 240), 320, 240) });
     assert.deepEqual(out.data, image.data);
@@ -137,6 +160,7 @@ describe('replaceSky', () => {
     await assert.rejects(() => replaceSky(image, { template: 2, strength: 1.5, mask: known }), /Expected a number between 0 and 1 for options.strength/);
     await assert.rejects(() => replaceSky(image, { template: 9, strength: 1, mask: known }), /built-in sky template id/);
     await assert.rejects(() => replaceSky(image, { template: 2, strength: 1, mask: maskOf(new Float32Array(10), 5, 2) }), /SkyMaskResult of 320 × 240/);
+    await assert.rejects(() => replaceSky(image, { template: 2, strength: 1, mask: { ...known, spans: new Int32Array(10) } }), /SkyMaskResult of 320 × 240/);
   });
 });
 

@@ -211,16 +211,24 @@ describe('windowPull', () => {
     assert.deepEqual((await windowPull(dim, 100)).data, dim.data);
   });
 
-  it('with no window found, hands back the image itself and its analysis copy; with windows, a new image and no copy', async () => {
+  it('with no window found, hands back the image itself; with windows, a new image', async () => {
     const dim = expose(radiance(0.3, 0.6), 1);
-    const none = await pullWindows(dim, 100);
-    assert.equal(none.image, dim);
-    assert.deepEqual(none.copy, await analysisCopy(dim, ANALYSIS_EDGE));
+    assert.equal(await pullWindows(dim, 100), dim);
     const blown = expose(radiance(1.5, 4), 1);
     const pulled = await pullWindows(blown, 100);
-    assert.notEqual(pulled.image, blown);
-    assert.equal(pulled.copy, null);
-    assert.deepEqual(pulled.image.data, (await windowPull(blown, 100)).data);
+    assert.notEqual(pulled, blown);
+    assert.deepEqual(pulled.data, (await windowPull(blown, 100)).data);
+  });
+
+  it('in place, or from a given analysis copy, pulls the windows as it would in a copy of its own', async () => {
+    const blown = expose(radiance(1.5, 4), 1);
+    const own: Image16 = { ...blown, data: blown.data.slice() };
+    const pulled = await pullWindows(own, 100, { inPlace: true });
+    assert.equal(pulled.data, own.data, 'no new pixels');
+    assert.deepEqual(pulled.data, (await windowPull(blown, 100)).data);
+    assert.notDeepEqual(own.data, blown.data, 'the windows were pulled');
+    const given = await pullWindows(blown, 100, { analysis: await analysisCopy(blown, ANALYSIS_EDGE) });
+    assert.deepEqual(given.data, pulled.data, 'from the analysis copy it is given, as from its own');
   });
 
   it('rejects bad arguments with what it expected', async () => {

@@ -1,6 +1,6 @@
 import { assertNumberInRange, invalidParameterError } from '../args.js';
-import { assertImage16, assertImageSize } from '../image16.js';
-import type { CropRect, Image16 } from '../types.js';
+import { assertImageSize, assertRgbImage } from '../image16.js';
+import type { CropRect, Image16, RgbImage } from '../types.js';
 import { MAX_STRAIGHTEN_DEGREES, type GeometrySettings } from './camera.js';
 import { planGeometry, type GeometryPlan } from './frame.js';
 import { renderPlan } from './warp.js';
@@ -10,10 +10,11 @@ import { renderPlan } from './warp.js';
  * camera rotation of the settings, then the largest rectangle of the source's aspect
  * ratio that the warped photo fills (no empty corners), then `crop` as fractions of that
  * frame. The output keeps the source's resolution at its centre, so it is smaller than
- * the source whenever anything is corrected or cropped.
+ * the source whenever anything is corrected or cropped. An 8-bit image is read as its exact
+ * 16-bit widening.
  */
-export async function applyGeometry(image: Image16, g: GeometrySettings): Promise<Image16> {
-  assertImage16(image);
+export async function applyGeometry(image: RgbImage, g: GeometrySettings): Promise<Image16> {
+  assertRgbImage(image);
   return renderPlan(image, checkedPlan(image.width, image.height, g));
 }
 

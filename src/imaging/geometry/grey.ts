@@ -1,4 +1,5 @@
-import type { Image16 } from '../types.js';
+import { arena, reserve, toolKernels } from '../kernels.js';
+import type { RgbImage } from '../types.js';
 
 /** A float image at analysis size, values 0..1 (sRGB-encoded), row-major, `channels` interleaved. */
 export interface Analysis {
@@ -13,44 +14,42 @@ export interface Analysis {
 /** A single-channel analysis image. */
 export type Grey = Analysis & { channels: 1 };
 
+/** Source samples per call into the kernel: its buffers stay a few MB. */
+const CHUNK_SAMPLES = 1 << 21;
+
 /**
  * An RGB copy whose long edge is at most maxEdge, averaged over factor × factor blocks.
  * Analysis needs no full resolution and runs far faster at ~1 MP; a whole-number box
  * average keeps it synchronous and the mapping back exact: analysis pixel i is centred on
- * source pixel i·factor + (factor−1)/2.
+ * source pixel i·factor + (factor−1)/2. 8-bit samples count as their 16-bit widening
+ * (v × 257), so an 8-bit photo gives what its widening would. Summed in the WebAssembly
+ * kernel (kernels/tools.ts), block rows in chunks through its memory.
  */
-export function downscaledRgb(image: Image16, maxEdge: number): Analysis & { channels: 3 } {
+export function downscaledRgb(image: RgbImage, maxEdge: number): Analysis & { channels: 3 } {
   const factor = Math.max(1, Math.ceil(Math.max(image.width, image.height) / maxEdge));
   const width = Math.max(1, Math.floor(image.width / factor));
   const height = Math.max(1, Math.floor(image.height / factor));
   const data = new Float32Array(width * height * 3);
-  const src = image.data;
-  const stride = image.width * 3;
+  const eight = image.data instanceof Uint8Array;
+  const rowSamples = image.width * 3;
+  const rows = Math.max(1, Math.floor(CHUNK_SAMPLES / (factor * rowSamples)));
+  const k = toolKernels();
+  const l = arena({ src: rows * factor * rowSamples * (eight ? 1 : 2), out: rows * width * 12 });
+  reserve(k, l.end);
+  const src = eight ? new Uint8Array(k.memory.buffer, l.src, rows * factor * rowSamples) : new Uint16Array(k.memory.buffer, l.src, rows * factor * rowSamples);
+  const out = new Float32Array(k.memory.buffer, l.out, rows * width * 3);
   const norm = 1 / (factor * factor * 65535);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let r = 0;
-      let g = 0;
-      let b = 0;
-      for (let dy = 0; dy < factor; dy++) {
-        let p = (y * factor + dy) * stride + x * factor * 3;
-        for (let dx = 0; dx < factor; dx++, p += 3) {
-          r += src[p]!;
-          g += src[p + 1]!;
-          b += src[p + 2]!;
-        }
-      }
-      const o = (y * width + x) * 3;
-      data[o] = r * norm;
-      data[o + 1] = g * norm;
-      data[o + 2] = b * norm;
-    }
+  for (let y0 = 0; y0 < height; y0 += rows) {
+    const count = Math.min(rows, height - y0);
+    src.set(image.data.subarray(y0 * factor * rowSamples, (y0 + count) * factor * rowSamples));
+    k.blockSums(l.src, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out);
+    data.set(out.subarray(0, count * width * 3), y0 * width * 3);
   }
   return { width, height, channels: 3, data, factor };
 }
 
 /** The Rec. 709 luma of downscaledRgb: what line detection looks at. */
-export function downscaledGrey(image: Image16, maxEdge: number): Grey {
+export function downscaledGrey(image: RgbImage, maxEdge: number): Grey {
   const rgb = downscaledRgb(image, maxEdge);
   const data = new Float32Array(rgb.width * rgb.height);
   for (let i = 0, p = 0; i < data.length; i++, p += 3) data[i] = 0.2126 * rgb.data[p]! + 0.7152 * rgb.data[p + 1]! + 0.0722 * rgb.data[p + 2]!;

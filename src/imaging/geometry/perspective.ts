@@ -1,6 +1,6 @@
-import { assertImage16 } from '../image16.js';
+import { assertRgbImage } from '../image16.js';
 import { applyToVector, multiply, rotationX, rotationZ } from '../matrix.js';
-import type { Image16 } from '../types.js';
+import type { RgbImage } from '../types.js';
 import { DEGREES_PER_UNIT, focalLength } from './camera.js';
 import { detectSegments, lineAngle, type Segment } from './segments.js';
 import { findVanishingPoint, type Direction } from './vanishing.js';
@@ -33,8 +33,8 @@ const MAX_YAW_DEGREES = 8;
  * near-horizontal segments agree on one vanishing point close to frontal. Photos with few
  * straight lines (landscapes, portraits) come back with low confidence and no correction.
  */
-export function detectPerspective(image: Image16): PerspectiveEstimate {
-  assertImage16(image);
+export function detectPerspective(image: RgbImage): PerspectiveEstimate {
+  assertRgbImage(image);
   return perspectiveFromSegments(detectSegments(image), image.width, image.height);
 }
 

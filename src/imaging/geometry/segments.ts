@@ -1,4 +1,4 @@
-import type { Image16 } from '../types.js';
+import type { RgbImage } from '../types.js';
 import { downscaledGrey, type Grey } from './grey.js';
 
 /** A straight line segment, in source pixel coordinates (x right, y down). */
@@ -44,7 +44,7 @@ const MERGE_OFFSET = 1.5;
  * magnitude-weighted principal axis, refined to sub-pixel on the edge profile, and pieces
  * of one edge merged.
  */
-export function detectSegments(image: Image16, options: SegmentOptions = {}): Segment[] {
+export function detectSegments(image: RgbImage, options: SegmentOptions = {}): Segment[] {
   return segmentsOfGrey(downscaledGrey(image, options.maxEdge ?? 1024), options.minLength ?? 0.015);
 }
 

@@ -1,5 +1,5 @@
-import { assertImage16 } from '../image16.js';
-import type { Image16 } from '../types.js';
+import { assertRgbImage } from '../image16.js';
+import type { RgbImage } from '../types.js';
 import { detectSegments, type Segment } from './segments.js';
 
 export interface StraightenEstimate {
@@ -25,8 +25,8 @@ const MIN_CONFIDENCE = 0.3;
  * segments near it, is the tilt. Rotation only: converging verticals (camera pitch) are
  * the perspective correction's business, and their symmetric fan leaves the peak alone.
  */
-export function detectStraighten(image: Image16): StraightenEstimate {
-  assertImage16(image);
+export function detectStraighten(image: RgbImage): StraightenEstimate {
+  assertRgbImage(image);
   return straightenFromSegments(detectSegments(image), image.width, image.height);
 }
 

@@ -1,7 +1,8 @@
-import { isShared, shareable, sharedUint16, sharedWork } from '../bands.js';
+import { isShared, shareable, sharedSamples, sharedWork } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Mat3 } from '../matrix.js';
-import type { Image16 } from '../types.js';
+import { image16Of } from '../image16.js';
+import type { Image16, RgbImage } from '../types.js';
 import type { GeometryPlan } from './frame.js';
 
 /** How far outside the outer pixel edge a sample may land and still count as inside (float slack). */
@@ -9,12 +10,12 @@ const EDGE_SLACK = 1e-6;
 
 /**
  * Renders a plan: one bilinear resampling of the source through the plan's homography,
- * in 16 bits. Samples landing outside the photo are left 0 (the frame is chosen so none
+ * to 16 bits (an 8-bit source read as its exact widening). Samples landing outside the photo are left 0 (the frame is chosen so none
  * do); within half a pixel of the edge they take the edge pixel. A plan without rotation
  * or perspective whose crop falls on whole pixels is a plain copy of rows. A large photo's
  * rows are resampled in chunks over the imaging threads (bands.ts).
  */
-export async function renderPlan(image: Image16, plan: GeometryPlan): Promise<Image16> {
+export async function renderPlan(image: RgbImage, plan: GeometryPlan): Promise<Image16> {
   const m = plan.toSource;
   const { width: ow, height: oh } = plan;
   const startX = m[2] / m[8];
@@ -22,17 +23,19 @@ export async function renderPlan(image: Image16, plan: GeometryPlan): Promise<Im
   if (plan.identity && isWhole(startX) && isWhole(startY) && Math.abs(m[0] - 1) < 1e-9 && Math.abs(m[4] - 1) < 1e-9) {
     const x0 = Math.round(startX);
     const y0 = Math.round(startY);
+    const { width, data } = image16Of(image);
     const out = new Uint16Array(ow * oh * 3);
     for (let y = 0; y < oh; y++) {
-      const from = ((y0 + y) * image.width + x0) * 3;
-      out.set(image.data.subarray(from, from + ow * 3), y * ow * 3);
+      const from = ((y0 + y) * width + x0) * 3;
+      out.set(data.subarray(from, from + ow * 3), y * ow * 3);
     }
     return { width: ow, height: oh, data: out };
   }
   const source = shareable(image);
   // A small photo stays on this thread: copying it to the helpers would cost more than they save.
   if (!isShared(source.data)) return resample(image, m, ow, oh);
-  const job: ResampleJob = { image: source, m, ow, oh, out: sharedUint16(ow * oh * 3) };
+  // Every output sample is written (0 where it falls outside the photo): a recycled buffer serves.
+  const job: ResampleJob = { image: source, m, ow, oh, out: sharedSamples(16, ow * oh * 3) as Uint16Array };
   await resampleBands(job, Math.ceil(oh / CHUNK_ROWS));
   return { width: ow, height: oh, data: job.out };
 }
@@ -41,7 +44,7 @@ export async function renderPlan(image: Image16, plan: GeometryPlan): Promise<Im
 const CHUNK_ROWS = 128;
 
 interface ResampleJob {
-  image: Image16;
+  image: RgbImage;
   m: Mat3;
   ow: number;
   oh: number;
@@ -55,7 +58,7 @@ interface ResampleJob {
  * rows it reaches into the kernel's memory (a homography maps the chunk's rectangle to a
  * quadrilateral whose corners bound it), so memory stays a band of the photo.
  */
-export function resample(image: Image16, toSource: Mat3, ow: number, oh: number): Image16 {
+export function resample(image: RgbImage, toSource: Mat3, ow: number, oh: number): Image16 {
   const job: ResampleJob = { image, m: toSource, ow, oh, out: new Uint16Array(ow * oh * 3) };
   for (let chunk = 0; chunk * CHUNK_ROWS < oh; chunk++) resampleChunk(job, chunk);
   return { width: ow, height: oh, data: job.out };
@@ -70,10 +73,15 @@ function resampleChunk({ image, m, ow, oh, out }: ResampleJob, chunk: number): v
   const j1 = Math.min(oh, j0 + CHUNK_ROWS);
   const [r0, r1] = sourceRows(m, ow, j0, j1, sh);
   // The kernel reads and writes up to 10 bytes past each buffer: arena's 16 bytes of slack hold them.
-  const l = arena({ src: (r1 - r0) * rowSamples * 2, out: (j1 - j0) * ow * 6 });
+  const eight = src instanceof Uint8Array;
+  const l = arena({ src: (r1 - r0) * rowSamples * (eight ? 1 : 2), out: (j1 - j0) * ow * 6 });
   reserve(k, l.end);
-  new Uint16Array(k.memory.buffer, l.src, (r1 - r0) * rowSamples).set(src.subarray(r0 * rowSamples, r1 * rowSamples));
-  k.resampleRows(l.src, r0, sw, sh, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], EDGE_SLACK, l.out, ow, j0, j1);
+  const rows = src.subarray(r0 * rowSamples, r1 * rowSamples);
+  if (eight) new Uint8Array(k.memory.buffer, l.src, rows.length).set(rows);
+  else new Uint16Array(k.memory.buffer, l.src, rows.length).set(rows);
+  // 8-bit samples are read as their exact widening: the same output as from a widened copy.
+  const resampleRows = eight ? k.resampleRows8 : k.resampleRows;
+  resampleRows(l.src, r0, sw, sh, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], EDGE_SLACK, l.out, ow, j0, j1);
   out.set(new Uint16Array(k.memory.buffer, l.out, (j1 - j0) * ow * 3), j0 * ow * 3);
 }
 

@@ -5,10 +5,11 @@
  * Memory is laid out by the JavaScript side: every argument named *Ptr is a byte offset
  * it chose. No allocation here.
  *
- * guidedRows evaluates the fast guided filter at full size (filters/guided.ts); skyRow and
+ * guidedRows evaluates the fast guided filter at full size (filters/guided.ts), nonzeroSpans
+ * finds where each row of its mask holds anything; skyRow and
  * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts, guidedCoefficients
- * the guided filter's solve (filters/guided.ts); resampleRows is
- * geometry's homography resampling (geometry/warp.ts); denoiseBlend is noise reduction's
+ * the guided filter's solve (filters/guided.ts); resampleRows (resampleRows8 from 8-bit rows) is
+ * geometry's homography resampling (geometry/warp.ts), blockSums its detectors' box average (geometry/grey.ts); denoiseBlend is noise reduction's
  * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts);
  * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); lumaPixels,
  * halfRows, qualityRows and chromaPixels are HDR fusion's per-pixel passes before its pyramids
@@ -63,6 +64,35 @@ export function guidedRows(coefPtr: usize, gridW: i32, rowTapsPtr: usize, colTap
       const q = f32x4.extract_lane(t, 0) + f32x4.extract_lane(t, 1) + f32x4.extract_lane(t, 2) + f32x4.extract_lane(coef, 3);
       store<f32>(out + (<usize>x << 2), lo(1, hi(0, q)));
     }
+  }
+}
+
+/**
+ * Per row of `rows` rows of `count` f32 at srcPtr, the first column whose value is not 0 and
+ * one past the last (0, 0 when none), as i32 pairs at outPtr: what a mask's reader visits.
+ * Four values at a time from either end; NaN counts as not 0, as in JavaScript.
+ */
+export function nonzeroSpans(srcPtr: usize, count: i32, rows: i32, outPtr: usize): void {
+  const zero = f32x4.splat(0);
+  const whole = count & ~3;
+  for (let r = 0; r < rows; r++) {
+    const row = srcPtr + (<usize>r * <usize>count << 2);
+    let first = 0;
+    while (first < whole && !v128.any_true(f32x4.ne(v128.load(row + (<usize>first << 2)), zero))) first += 4;
+    while (first < count && load<f32>(row + (<usize>first << 2)) == 0) first++;
+    let end = count;
+    if (first < count) {
+      while (end > whole && load<f32>(row + (<usize>(end - 1) << 2)) == 0) end--;
+      if (end == whole) {
+        while (end > first + 4 && !v128.any_true(f32x4.ne(v128.load(row + (<usize>(end - 4) << 2)), zero))) end -= 4;
+        while (load<f32>(row + (<usize>(end - 1) << 2)) == 0) end--;
+      }
+    } else {
+      first = 0;
+      end = 0;
+    }
+    store<i32>(outPtr + (<usize>r << 3), first);
+    store<i32>(outPtr + (<usize>r << 3), end, 4);
   }
 }
 
@@ -273,6 +303,19 @@ export function guidedCoefficients(guidePtr: usize, pPtr: usize, width: i32, hei
  * and w still advance by one addition per pixel), so the result does not depend on the pairing.
  */
 export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: f64, m1: f64, m2: f64, m3: f64, m4: f64, m5: f64, m6: f64, m7: f64, m8: f64, slack: f64, outPtr: usize, ow: i32, j0: i32, j1: i32): void {
+  resample<u16>(srcPtr, srcRow0, sw, sh, m0, m1, m2, m3, m4, m5, m6, m7, m8, slack, outPtr, ow, j0, j1);
+}
+
+/**
+ * resampleRows from 8-bit source rows (readable 5 bytes past their end), read as their exact
+ * 16-bit widening (v · 257): the same output, sample for sample, as resampling the widened
+ * image, with no widened copy of it.
+ */
+export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: f64, m1: f64, m2: f64, m3: f64, m4: f64, m5: f64, m6: f64, m7: f64, m8: f64, slack: f64, outPtr: usize, ow: i32, j0: i32, j1: i32): void {
+  resample<u8>(srcPtr, srcRow0, sw, sh, m0, m1, m2, m3, m4, m5, m6, m7, m8, slack, outPtr, ow, j0, j1);
+}
+
+@inline function resample<T>(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: f64, m1: f64, m2: f64, m3: f64, m4: f64, m5: f64, m6: f64, m7: f64, m8: f64, slack: f64, outPtr: usize, ow: i32, j0: i32, j1: i32): void {
   const minX = f64x2.splat(-0.5 - slack);
   const maxX = f64x2.splat(<f64>sw - 0.5 + slack);
   const minY = f64x2.splat(-0.5 - slack);
@@ -288,7 +331,7 @@ export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: 
   const one = f64x2.splat(1);
   const ones = f32x4.splat(1);
   const half = f32x4.splat(0.5);
-  const stride = <usize>sw * 6;
+  const stride = <usize>sw * 3 * sizeof<T>();
   let o = outPtr;
   for (let j = j0; j < j1; j++) {
     const fj = <f64>j;
@@ -323,8 +366,8 @@ export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: 
       const gy = f32x4.sub(ones, fy);
       const above = f32x4.mul(across, i32x4.shuffle(gy, gy, 0, 1, 0, 1));
       const below = f32x4.mul(across, i32x4.shuffle(fy, fy, 0, 1, 0, 1));
-      const q0 = lanes & 1 ? blend(srcPtr, srcRow0, stride, lastY, i32x4.extract_lane(xi, 0), i32x4.extract_lane(yi, 0), i32x4.shuffle(above, above, 0, 0, 0, 0), i32x4.shuffle(above, above, 2, 2, 2, 2), i32x4.shuffle(below, below, 0, 0, 0, 0), i32x4.shuffle(below, below, 2, 2, 2, 2)) : f32x4.splat(0);
-      const q1 = lanes & 2 ? blend(srcPtr, srcRow0, stride, lastY, i32x4.extract_lane(xi, 1), i32x4.extract_lane(yi, 1), i32x4.shuffle(above, above, 1, 1, 1, 1), i32x4.shuffle(above, above, 3, 3, 3, 3), i32x4.shuffle(below, below, 1, 1, 1, 1), i32x4.shuffle(below, below, 3, 3, 3, 3)) : f32x4.splat(0);
+      const q0 = lanes & 1 ? blend<T>(srcPtr, srcRow0, stride, lastY, i32x4.extract_lane(xi, 0), i32x4.extract_lane(yi, 0), i32x4.shuffle(above, above, 0, 0, 0, 0), i32x4.shuffle(above, above, 2, 2, 2, 2), i32x4.shuffle(below, below, 0, 0, 0, 0), i32x4.shuffle(below, below, 2, 2, 2, 2)) : f32x4.splat(0);
+      const q1 = lanes & 2 ? blend<T>(srcPtr, srcRow0, stride, lastY, i32x4.extract_lane(xi, 1), i32x4.extract_lane(yi, 1), i32x4.shuffle(above, above, 1, 1, 1, 1), i32x4.shuffle(above, above, 3, 3, 3, 3), i32x4.shuffle(below, below, 1, 1, 1, 1), i32x4.shuffle(below, below, 3, 3, 3, 3)) : f32x4.splat(0);
       const codes = i16x8.narrow_i32x4_u(i32x4.trunc_sat_f32x4_s(f32x4.add(q0, half)), i32x4.trunc_sat_f32x4_s(f32x4.add(q1, half)));
       // The two pixels' six samples first; the rest lands where the next pair (or the slack) goes.
       v128.store(o, i16x8.shuffle(codes, codes, 0, 1, 2, 4, 5, 6, 3, 7));
@@ -340,16 +383,62 @@ export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: 
  * order. Each pair of neighbours is one 16-byte read; xi stops one short of the last column
  * but on a photo one pixel wide, whose right neighbours' weight is then 0.
  */
-@inline function blend(srcPtr: usize, srcRow0: i32, stride: usize, lastY: i32, xi: i32, yi: i32, w00: v128, w01: v128, w10: v128, w11: v128): v128 {
-  const p0 = srcPtr + <usize>(yi - srcRow0) * stride + <usize>xi * 6;
+@inline function blend<T>(srcPtr: usize, srcRow0: i32, stride: usize, lastY: i32, xi: i32, yi: i32, w00: v128, w01: v128, w10: v128, w11: v128): v128 {
+  const p0 = srcPtr + <usize>(yi - srcRow0) * stride + <usize>xi * 3 * sizeof<T>();
   const p1 = yi < lastY ? p0 + stride : p0;
   // Samples (r, g, b, r') and (r', g', b', ·) of each pair: its two pixels as u16 lanes 0–3 and 4–7.
-  const top = i8x16.shuffle(v128.load(p0), i32x4.splat(0), 0, 1, 2, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10, 11, 12, 13);
-  const bottom = i8x16.shuffle(v128.load(p1), i32x4.splat(0), 0, 1, 2, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10, 11, 12, 13);
+  const top = i8x16.shuffle(codes<T>(p0), i32x4.splat(0), 0, 1, 2, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10, 11, 12, 13);
+  const bottom = i8x16.shuffle(codes<T>(p1), i32x4.splat(0), 0, 1, 2, 3, 4, 5, 6, 7, 6, 7, 8, 9, 10, 11, 12, 13);
   let q = f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(top)), w00);
   q = f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_u(top)), w01));
   q = f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(bottom)), w10));
   return f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_u(bottom)), w11));
+}
+
+/** Eight samples from p on as 16-bit codes: loaded as they are, or 8-bit ones widened exactly (v · 257). */
+@inline function codes<T>(p: usize): v128 {
+  if (sizeof<T>() == 1) return i16x8.mul(i16x8.extend_low_i8x16_u(v128.load64_zero(p)), i16x8.splat(257));
+  return v128.load(p);
+}
+
+/**
+ * Rows of the sums of factor × factor blocks of RGB samples (8 or 16 bits: `bits`), each
+ * channel's sum times `widen` (257 reads 8-bit codes as 16-bit ones) and then times `norm`,
+ * in f64, to f32: geometry/grey.ts's box average, the same numbers as its JavaScript.
+ * srcPtr holds rows × factor source rows of width pixels; outPtr receives rows × outWidth
+ * pixels (blocks from the left, whole blocks only).
+ */
+export function blockSums(srcPtr: usize, bits: i32, width: i32, factor: i32, rows: i32, outWidth: i32, widen: f64, norm: f64, outPtr: usize): void {
+  const bytes = <usize>(bits >> 3);
+  const stride = <usize>width * 3 * bytes;
+  const across = <usize>factor * 3;
+  for (let by = 0; by < rows; by++) {
+    for (let bx = 0; bx < outWidth; bx++) {
+      let r: u32 = 0;
+      let g: u32 = 0;
+      let b: u32 = 0;
+      for (let dy = 0; dy < factor; dy++) {
+        const row = srcPtr + (<usize>(by * factor + dy) * stride) + <usize>bx * across * bytes;
+        if (bytes == 1) {
+          for (let i: usize = 0; i < across; i += 3) {
+            r += <u32>load<u8>(row + i);
+            g += <u32>load<u8>(row + i, 1);
+            b += <u32>load<u8>(row + i, 2);
+          }
+        } else {
+          for (let i: usize = 0; i < across; i += 3) {
+            r += <u32>load<u16>(row + (i << 1));
+            g += <u32>load<u16>(row + (i << 1), 2);
+            b += <u32>load<u16>(row + (i << 1), 4);
+          }
+        }
+      }
+      const o = outPtr + ((<usize>by * <usize>outWidth + <usize>bx) * 12);
+      store<f32>(o, <f32>(<f64>r * widen * norm));
+      store<f32>(o, <f32>(<f64>g * widen * norm), 4);
+      store<f32>(o, <f32>(<f64>b * widen * norm), 8);
+    }
+  }
 }
 
 /** e^x for x ≤ 0 in four lanes: 2^n · e^f with n = round(x / ln 2), f the rest (|f| ≤ ln 2 / 2), a degree-6 polynomial; relative error ~1e-7, 0 below e^−87. */

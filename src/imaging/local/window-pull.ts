@@ -191,15 +191,16 @@ function viewGain(normal: AnalysisCopy, dark: AnalysisCopy, inside: Float32Array
  */
 export async function windowPull(image: Image16, strength: number, options: { darkFrame?: Image16 } = {}): Promise<Image16> {
   const pulled = await pullWindows(image, strength, options);
-  return pulled.image === image ? { width: image.width, height: image.height, data: shareableCopy(image) } : pulled.image;
+  return pulled === image ? { width: image.width, height: image.height, data: shareableCopy(image) } : pulled;
 }
 
 /**
  * windowPull for a pipeline that reads the result again: the image itself when no window
- * was found (or strength is 0), and then the analysis copy taken of it, which is the
- * result's (null when none was taken).
+ * was found (or strength is 0). `analysis` is the image's analysis copy (analysisCopy at
+ * ANALYSIS_EDGE) when the caller has it. With inPlace the windows are pulled in the image's
+ * own pixels (a pipeline's intermediate image, which nothing else reads): no full-size copy.
  */
-export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16 } = {}): Promise<{ image: Image16; copy: AnalysisCopy | null }> {
+export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16; analysis?: AnalysisCopy; inPlace?: boolean } = {}): Promise<Image16> {
   assertImage16(image, 'image');
   assertNumberInRange(strength, 'strength', 0, 100);
   if (options === null || typeof options !== 'object') throw invalidParameterError('options', 'an object', options);
@@ -210,12 +211,12 @@ export async function pullWindows(image: Image16, strength: number, options: { d
       throw invalidParameterError('options.darkFrame', `an Image16 of ${image.width} × ${image.height} (aligned to the image)`, `${darkFrame.width} × ${darkFrame.height}`);
     }
   }
-  if (strength === 0) return { image, copy: null };
-  const copy = await analysisCopy(image, ANALYSIS_EDGE);
+  if (strength === 0) return image;
+  const copy = options.analysis ?? (await analysisCopy(image, ANALYSIS_EDGE));
   const { mask, windows, p } = await findWindows(image, copy);
-  if (windows.length === 0) return { image, copy };
+  if (windows.length === 0) return image;
   const { width, height } = image;
-  const data = shareableCopy(image);
+  const data = options.inPlace ? image.data : shareableCopy(image);
   const s = strength / 100;
   if (darkFrame) {
     const gain = viewGain(copy, await analysisCopy(darkFrame, ANALYSIS_EDGE), p);
@@ -229,10 +230,10 @@ export async function pullWindows(image: Image16, strength: number, options: { d
         data[i * 3 + c] = linearToSrgb16(original + w * (view - original));
       }
     }
-    return { image: { width, height, data }, copy: null };
+    return { width, height, data };
   }
   await compressWindowHighlights(image, data, mask, around(windows, width, height), copy, s);
-  return { image: { width, height, data }, copy: null };
+  return { width, height, data };
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Image16 } from '../types.js';
 import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { boxMean } from '../filters/box.js';
 import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
-import { applyGuidedCoefficients } from '../filters/guided-apply.js';
+import { guidedMaskWithSpans } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
 import { skyColourPosterior } from './colour-model.js';
@@ -19,6 +19,8 @@ export interface SkyMaskResult {
   coverage: number;
   /** How sure the segmentation is that the region it found is sky, 0..1 (0 when none was found). */
   confidence: number;
+  /** Per row, the first column whose mask is above 0 and one past the last (equal when none): where readers of the mask look. */
+  spans?: Int32Array;
 }
 
 /** Colour change per pixel (at ANALYSIS_EDGE) that still counts as smooth sky while seeding (gradients, haze). */
@@ -338,12 +340,14 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
  */
 export async function skyMask(image: Image16, copy?: AnalysisCopy): Promise<SkyMaskResult> {
   assertImage16(image, 'image');
+  const { width, height } = image;
   const found = await refinedSky(image, copy);
-  if (found === null) return { mask: new Float32Array(image.width * image.height), width: image.width, height: image.height, coverage: 0, confidence: 0 };
-  const mask = await applyGuidedCoefficients(found.coefficients, image);
+  if (found === null) return { mask: new Float32Array(width * height), width, height, coverage: 0, confidence: 0, spans: new Int32Array(height * 2) };
+  const { mask, spans } = await guidedMaskWithSpans(found.coefficients, image);
+  // Outside its spans a row's mask is 0, which adds nothing to the sum.
   let sum = 0;
-  for (let i = 0; i < mask.length; i++) sum += mask[i]!;
-  return { mask, width: image.width, height: image.height, coverage: sum / mask.length, confidence: found.confidence };
+  for (let y = 0; y < height; y++) for (let i = y * width + spans[y * 2]!, end = y * width + spans[y * 2 + 1]!; i < end; i++) sum += mask[i]!;
+  return { mask, width, height, coverage: sum / mask.length, confidence: found.confidence, spans };
 }
 
 /**

@@ -22,6 +22,8 @@ export interface ReplaceSkyOptions {
   analysis?: AnalysisCopy;
   /** 0..1, default 0: tint the foreground up to 5 % towards the new sky's colour. At 0 every non-sky pixel stays bit-identical. */
   relight?: number;
+  /** Blend into the image's own pixels (a pipeline's intermediate image, which nothing else reads): no full-size copy. */
+  inPlace?: boolean;
 }
 
 /** Templates are drawn at most this large over the sky's bounds and sampled bilinearly: skies are smooth. */
@@ -44,16 +46,31 @@ interface MaskReading {
   bounds: SkyBounds | null;
   /** The mask box-averaged onto the analysis grid (toWidth × toHeight). */
   shrunk: Float32Array;
-  /** Per row, the first and one past the last column whose mask is above 0 (equal when none). */
-  spans: Int32Array;
+}
+
+/** Per row, the first column whose mask is above 0 and one past the last (equal when none): for a mask given without them. */
+function maskSpans(mask: Float32Array, width: number, height: number): Int32Array {
+  const spans = new Int32Array(height * 2);
+  for (let y = 0; y < height; y++) {
+    let first = width;
+    let last = -1;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      if (mask[i] === 0) continue;
+      if (x < first) first = x;
+      last = x;
+    }
+    spans[y * 2] = last < 0 ? 0 : first;
+    spans[y * 2 + 1] = last + 1;
+  }
+  return spans;
 }
 
 /**
- * One pass over the full-size mask: the sky's bounds, the mask box-averaged onto a smaller
- * grid, and each row's span of sky. Most of a photo is not sky, and a mask of 0 adds
- * nothing to a cell (x + 0 is x): those pixels cost only the test.
+ * One pass over the full-size mask within each row's span of sky: the sky's bounds and the
+ * mask box-averaged onto a smaller grid. Most of a photo is not sky, and a mask of 0 adds
+ * nothing to a cell (x + 0 is x): those pixels are skipped.
  */
-function readMask(mask: Float32Array, width: number, height: number, toWidth: number, toHeight: number): MaskReading {
+function readMask(mask: Float32Array, spans: Int32Array, width: number, height: number, toWidth: number, toHeight: number): MaskReading {
   let left = width;
   let right = 0;
   let top = -1;
@@ -63,25 +80,18 @@ function readMask(mask: Float32Array, width: number, height: number, toWidth: nu
   const sums = new Float32Array(toWidth * toHeight);
   const column = Int32Array.from({ length: width }, (_, x) => Math.min(toWidth - 1, Math.floor((x * toWidth) / width)));
   const row = Int32Array.from({ length: height }, (_, y) => Math.min(toHeight - 1, Math.floor((y * toHeight) / height)));
-  const spans = new Int32Array(height * 2);
   for (let y = 0; y < height; y++) {
     const cells = row[y]! * toWidth;
     let count = 0;
-    let first = width;
-    let last = -1;
-    for (let x = 0, i = y * width; x < width; x++, i++) {
+    for (let x = spans[y * 2]!, i = y * width + x, end = spans[y * 2 + 1]!; x < end; x++, i++) {
       const m = mask[i]!;
       if (m === 0) continue;
       sums[cells + column[x]!]! += m;
-      if (x < first) first = x;
-      last = x;
       if (m < 0.5) continue;
       count++;
       if (x < left) left = x;
       if (x >= right) right = x + 1;
     }
-    spans[y * 2] = last < 0 ? 0 : first;
-    spans[y * 2 + 1] = last + 1;
     if (count > 0 && top < 0) top = y;
     if (count >= rowMinimum) bottom = y + 1;
   }
@@ -94,7 +104,14 @@ function readMask(mask: Float32Array, width: number, height: number, toWidth: nu
     const count = columns[i % toWidth]! * rows[Math.floor(i / toWidth)]!;
     sums[i] = count > 0 ? sums[i]! / count : 0;
   }
-  return { bounds: top < 0 || bottom <= top ? null : { left, right, top, bottom }, shrunk: sums, spans };
+  return { bounds: top < 0 || bottom <= top ? null : { left, right, top, bottom }, shrunk: sums };
+}
+
+/** Whether sky is a SkyMaskResult of a width × height image. */
+function isMaskOf(sky: SkyMaskResult, width: number, height: number): boolean {
+  if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height) return false;
+  if (!(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) return false;
+  return sky.spans === undefined || (sky.spans instanceof Int32Array && sky.spans.length === height * 2);
 }
 
 /** What the photo tells about light: in linear light, from the analysis copy. */
@@ -218,13 +235,14 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const analysis = async () => (copy ??= await analysisCopy(image, ANALYSIS_EDGE));
   const sky = options.mask ?? (await skyMask(image, await analysis()));
   const { width, height } = image;
-  if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height || !(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) {
+  if (!isMaskOf(sky, width, height)) {
     throw invalidParameterError('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
   }
-  const unchanged = () => ({ width, height, data: shareableCopy(image) });
+  const unchanged = () => (options.inPlace ? image : { width, height, data: shareableCopy(image) });
   if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE) return unchanged();
   const { rgb, width: cw, height: ch } = await analysis();
-  const { bounds, shrunk, spans } = readMask(sky.mask, width, height, cw, ch);
+  const spans = sky.spans ?? maskSpans(sky.mask, width, height);
+  const { bounds, shrunk } = readMask(sky.mask, spans, width, height, cw, ch);
   if (bounds === null) return unchanged();
 
   const scene = readScene(rgb, shrunk, cw, ch);
@@ -234,7 +252,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const drawn = await renderSkyTemplate(template, Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
   const newSky = matchTemplate(drawn, scene);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
-  const data = shareableUint16(width, height);
+  const data = options.inPlace ? image.data : shareableUint16(width, height);
   await blendSky(image.data, data, sky.mask, width, height, { newSky, drawnWidth: drawn.width, drawnHeight: drawn.height, bounds, spans, scene, strength: options.strength, horizonBand: band });
   if (relight > 0) relightGround(data, sky.mask, newSky, scene, relight * options.strength);
   return { width, height, data };
@@ -260,6 +278,8 @@ const BLEND_ROWS = 128;
 interface BlendJob {
   source: Uint16Array;
   data: Uint16Array;
+  /** data is source: rows without sky are left as they are, not copied. */
+  inPlace: boolean;
   mask: Float32Array;
   spans: Int32Array;
   width: number;
@@ -279,7 +299,7 @@ interface BlendJob {
 }
 
 /**
- * Blends the new sky into source's pixels, written to data: per row, the template and the
+ * Blends the new sky into source's pixels, written to data (which may be source): per row, the template and the
  * old sky's local colour are interpolated vertically, then each pixel with sky in it takes
  * two taps along them (WebAssembly kernel, kernels/tools.ts). In bands of rows, over the
  * imaging threads when the pixels, the mask and the template are shared (bands.ts).
@@ -291,6 +311,7 @@ async function blendSky(source: Uint16Array, data: Uint16Array, mask: Float32Arr
   const job: BlendJob = {
     source,
     data,
+    inPlace: data === source,
     mask,
     spans: blend.spans,
     width,
@@ -359,7 +380,7 @@ function blendItem(job: BlendJob, item: number): void {
   const row = new Uint16Array(memory, l.data, width * 3);
   const maskRow = new Float32Array(memory, l.mask, width);
   for (let y = y0; y < y1; y++) {
-    job.data.set(job.source.subarray(y * width * 3, (y + 1) * width * 3), y * width * 3);
+    if (!job.inPlace) job.data.set(job.source.subarray(y * width * 3, (y + 1) * width * 3), y * width * 3);
     // Pixels with mask 0 stay as they are: only the row's span of sky goes through the kernel.
     const from = job.spans[y * 2]!;
     const to = job.spans[y * 2 + 1]!;
