@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { interpretInstruction } from '../src/domain/copilot/instructions/index.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { estimate } from '../src/imaging/estimate.js';

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from '../src/imaging/sharp.js';
 import { estimate } from '../src/imaging/estimate.js';
 import type { Image8 } from '../src/imaging/types.js';
 import { testdataDir, type Section } from './report.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { outDir, type Section, testdataDir } from './report.js';
 import { call, i2iProject, peakRssMiB, startServe } from './serve.js';
 import { fixed } from './tools.js';

@@ -5,7 +5,7 @@
  * a helper thread (as the service's running imaging threads help) cost more to start than it
  * saved on 3-frame brackets, on every bench set (CPU and wall medians of 7, load 4.7-5.3).
  */
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { mergeBrackets } from '../src/imaging/hdr/merge.js';
 import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { linearToSrgb, srgb16ToLinearLut } from '../src/imaging/colour.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { photo18mp } from './bench-render.js';
 import { outDir, type Section } from './report.js';
 import { fixed, runMeasured } from './tools.js';

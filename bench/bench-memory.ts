@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { DEVELOP_BYTES_PER_PIXEL } from '../src/imaging/develop-memory.js';
 import { writeDng } from '../test/support/dng.js';
 import { testScene } from '../test/support/photos.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { photo18mp } from './bench-render.js';
 import { outDir, type Section } from './report.js';
 import { editUntilDone, i2iProject, peakRssMiB, startServe } from './serve.js';

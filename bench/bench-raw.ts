@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { image16FromSharp } from '../src/imaging/image16.js';
 import { dcrawEmuEquivalent } from '../src/imaging/raw/libraw.js';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Piscina } from 'piscina';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { type SectionRunner, outDir, testdataDir } from './report.js';
 import { fixed } from './tools.js';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp, { type OverlayOptions } from '../src/imaging/sharp.js';
 import { applyCopilotDelta, interpretInstruction, type AppliedDelta, type ApplyContext, type CopilotDelta } from '../src/domain/copilot/instructions/index.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { estimate } from '../src/imaging/estimate.js';

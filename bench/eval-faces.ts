@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { downscalePlanes } from '../src/imaging/analysis-copy.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { encodeJpeg } from '../src/imaging/encode.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Sharp } from 'sharp';
+import type { Sharp } from '../src/imaging/sharp.js';
 import { bracketCandidate } from '../src/imaging/bracket-candidate.js';
 import { type BracketCandidate, groupBrackets, matchScenes, MIN_SIMILARITY, MIN_UNIQUENESS, type SceneMatch } from '../src/imaging/hdr/index.js';
 import { seededRandom } from '../src/imaging/random.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import sharp, { type OverlayOptions, type Sharp } from '../src/imaging/sharp.js';
 import { bracketCandidate } from '../src/imaging/bracket-candidate.js';
 import { linearToSrgb, srgbToLinear } from '../src/imaging/colour.js';
 import { decodeImage } from '../src/imaging/decode.js';

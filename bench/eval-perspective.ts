@@ -1,5 +1,5 @@
 import path from 'node:path';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp, { type OverlayOptions } from '../src/imaging/sharp.js';
 import { applyGeometry, detectPerspective } from '../src/imaging/geometry/index.js';
 import { rotationHomography } from '../src/imaging/geometry/camera.js';
 import { planForHomography } from '../src/imaging/geometry/frame.js';

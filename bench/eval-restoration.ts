@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp, { type OverlayOptions } from '../src/imaging/sharp.js';
 import { estimate } from '../src/imaging/estimate.js';
 import { seededRandom } from '../src/imaging/random.js';
 import { render } from '../src/imaging/render.js';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from '../src/imaging/sharp.js';
 import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
 import { skyMask, type SkyMaskResult } from '../src/imaging/sky/mask.js';
 import { replaceSky } from '../src/imaging/sky/replace.js';

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp, { type OverlayOptions } from 'sharp';
+import sharp, { type OverlayOptions } from '../src/imaging/sharp.js';
 import { decodeImage } from '../src/imaging/decode.js';
 import { encodeJpeg } from '../src/imaging/encode.js';
 import { estimate } from '../src/imaging/estimate.js';

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { autoEditPhotos } from './autoedit/corpus.js';
 import { type ExtraPhoto, cacheDir, cachedPhotoPath, extractPhoto, readManifest, samePhotos, thumbprint, type Thumbprint } from './autoedit/training-photos.js';
 

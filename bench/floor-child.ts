@@ -5,7 +5,7 @@
  * of every thread over that time (start-up excluded), as JSON.
  */
 import os from 'node:os';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 
 const files = process.argv.slice(2);
 const started = performance.now();

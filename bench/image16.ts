@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
 import type { Image16 } from '../src/imaging/types.js';
 

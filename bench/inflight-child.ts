@@ -5,7 +5,7 @@
  * peak (bytes) as JSON.
  */
 import fs from 'node:fs';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { benchPool } from './bench-render.js';
 
 const [file, count] = process.argv.slice(2);

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { STATE_FILE } from '../src/cli/client/state.js';
 import { jpegOf, testScene } from './support/photos.js';
 import { sqlite, startTestServer } from './support/server.js';

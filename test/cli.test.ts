@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, describe, test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../src/imaging/sharp.js';
 import { estimate } from '../src/imaging/estimate.js';
 import { image16FromSharp } from '../src/imaging/image16.js';
 import { render } from '../src/imaging/render.js';

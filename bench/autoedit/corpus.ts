@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { image16FromSharp } from '../../src/imaging/image16.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { testdataDir } from '../report.js';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from '../../src/imaging/sharp.js';
 import { projectRoot } from '../report.js';
 import { autoEditPhotos, type Photo } from './corpus.js';
 

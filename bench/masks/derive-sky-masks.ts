@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { outDir, projectRoot, testdataDir } from '../report.js';
 
 /** The photo at the masks' size (640 px long edge), 8-bit RGB. */

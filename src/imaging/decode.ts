@@ -3,7 +3,7 @@
  * WebP and HEIF go through sharp (libvips), which converts embedded ICC profiles to sRGB;
  * camera RAWs are developed by LibRaw (raw/libraw.ts). The format comes from the bytes.
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from './sharp.js';
 import { assertIntegerInRange, invalidParameterError } from './args.js';
 import { sharedRoom8 } from './bands.js';
 import { image16FromSharp, image16Of, sharpFromImage16 } from './image16.js';

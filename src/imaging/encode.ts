@@ -5,7 +5,7 @@
  * lossless 16-bit TIFF. The EXIF is written here, byte for byte, and spliced into sharp's
  * output: exact fractions, and no loss of values libvips' string form cannot carry.
  */
-import sharp from 'sharp';
+import sharp from './sharp.js';
 import { assertIntegerInRange, invalidParameterError } from './args.js';
 import { assertImage16, assertRgbImage, image16FromSharp, sharpFromImage16 } from './image16.js';
 import { TiffReader } from './raw/tiff.js';

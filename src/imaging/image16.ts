@@ -2,7 +2,7 @@
  * The Image16 itself: its argument check, its way into and out of sharp at full 16-bit
  * precision, and resizing.
  */
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from './sharp.js';
 import { invalidParameterError } from './args.js';
 import { shareableUint16 } from './bands.js';
 import { arena, reserve, toolKernels } from './kernels.js';

@@ -5,7 +5,7 @@
  * TIFF and TIFF-based RAWs are walked directly; CR3 and RAF keep TIFF-structured EXIF in
  * their own boxes; other RAW layouts ask LibRaw.
  */
-import sharp, { type Metadata } from 'sharp';
+import sharp, { type Metadata } from './sharp.js';
 import { invalidParameterError } from './args.js';
 import { detectFormat } from './raw/detect.js';
 import { librawIdentify, type LibRawInfo } from './raw/libraw.js';

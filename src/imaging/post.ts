@@ -3,7 +3,7 @@
  * Works on encoded files (the exported JPEGs), with libvips doing all of it.
  */
 import { createRequire } from 'node:module';
-import sharp, { type Sharp } from 'sharp';
+import sharp, { type Sharp } from './sharp.js';
 import { assertIntegerInRange, invalidParameterError } from './args.js';
 
 export interface PostOptions {

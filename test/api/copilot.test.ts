@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { downloadAll, editProfileProject, exportProject, i2iProjectWith, profileProjectWith, waitForEnd, waitForStage } from '../support/flow.js';
 import { request } from '../support/http.js';
 import { jpegOf, testScene } from '../support/photos.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { describe, test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { signCallback } from '../../src/domain/callbacks.js';
 import { decodeImage } from '../../src/imaging/decode.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';

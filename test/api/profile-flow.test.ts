@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { decodeImage } from '../../src/imaging/decode.js';
 import { render } from '../../src/imaging/render.js';
 import { fromXmp } from '../../src/imaging/xmp.js';

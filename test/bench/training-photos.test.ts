@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { SAME_PHOTO, embeddedWebp, extractPhoto, largestEmbeddedJpeg, readManifest, samePhotos, similarity, thumbprint } from '../../bench/autoedit/training-photos.js';
 import { seededRandom } from '../../src/imaging/random.js';
 

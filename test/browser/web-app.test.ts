@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { browserSkipReason, decoded, dropFiles, launchBrowser, overflowsSideways, screenshot, sessionItems, unlabelledControls } from '../support/browser.js';
 import { jpegOf, testScene } from '../support/photos.js';
 import { type TestServer, sqlite, startTestServer } from '../support/server.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { shareJobs } from '../../src/imaging/bands.js';
 import { decodeImage } from '../../src/imaging/decode.js';
 import { seededRandom } from '../../src/imaging/random.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { decodeImage } from '../../src/imaging/decode.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from '../../src/imaging/encode.js';
 import { emptyMetadata, readMetadata } from '../../src/imaging/metadata.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { alignFrames } from '../../src/imaging/hdr/align.js';
 import { fillUncovered, shiftFrame } from '../../src/imaging/hdr/shift.js';
 import { sampleFrame, transferBetween } from '../../src/imaging/hdr/transfer.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { groupBrackets, lumaThumbnail, matchScenes, middleFrame, darkestFrame, type BracketCandidate } from '../../src/imaging/hdr/index.js';
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
 import { emptyMetadata } from '../../src/imaging/metadata.js';

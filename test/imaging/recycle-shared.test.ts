@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { recycleShared, shareJobs, sharedRoom8, sharedSamples } from '../../src/imaging/bands.js';
 import { developFinished } from '../../src/imaging/develop.js';
 import { testScene } from '../support/photos.js';

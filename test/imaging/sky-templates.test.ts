@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { builtInSkyTemplates, renderSkyTemplate, skyTemplateFromImage, skyTemplatePreview } from '../../src/imaging/sky/templates.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import { test } from 'node:test';
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { ImagingPool } from '../../src/jobs/imaging-pool.js';
 import { MemoryBudget } from '../../src/jobs/memory-budget.js';
 

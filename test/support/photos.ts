@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp from '../../src/imaging/sharp.js';
 import { linearToSrgb, srgbToLinear } from '../../src/imaging/colour.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';

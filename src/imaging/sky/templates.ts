@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp from '../sharp.js';
 import type { Image16 } from '../types.js';
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import { linearToSrgb16, srgb16ToLinearLut } from '../colour.js';
