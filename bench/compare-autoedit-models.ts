@@ -10,26 +10,14 @@ import { TARGETS, evaluateTrees } from '../src/imaging/autoedit/model.js';
 import { seededRandom } from '../src/imaging/random.js';
 import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
 import { BOOST, boost } from './autoedit/trees.js';
+import { TRAINING_SEED, photoFolds, standardise } from './autoedit/samples.js';
 
-const SEED = 20261125;
-const FOLDS = 5;
 const LAMBDAS = [0.01, 0.1, 0.3, 1, 3, 10];
 const raw = JSON.parse(fs.readFileSync(process.argv[2]!, 'utf8')) as { photo: number; features: number[]; targets: number[] }[];
 const photoCount = Math.max(...raw.map((s) => s.photo)) + 1;
-const f = raw[0]!.features.length;
-const mean = new Array<number>(f).fill(0);
-const scale = new Array<number>(f).fill(0);
-for (const s of raw) for (let i = 0; i < f; i++) mean[i] += s.features[i]! / raw.length;
-for (const s of raw) for (let i = 0; i < f; i++) scale[i] += (s.features[i]! - mean[i]!) ** 2 / raw.length;
-const x = raw.map((s) => Float64Array.from(s.features, (v, i) => (v - mean[i]!) / (Math.sqrt(scale[i]!) || 1)));
+const { x } = standardise(raw.map((s) => s.features));
 const y = raw.map((s) => Float64Array.from(s.targets));
-const order = Array.from({ length: photoCount }, (_, i) => i);
-const foldRnd = seededRandom(SEED + 1);
-for (let i = order.length - 1; i > 0; i--) {
-  const j = Math.floor(foldRnd() * (i + 1));
-  [order[i], order[j]] = [order[j]!, order[i]!];
-}
-const folds = Array.from({ length: FOLDS }, (_, k) => order.filter((_, i) => i % FOLDS === k));
+const { order, folds } = photoFolds(photoCount);
 const rowsOf = (set: readonly number[]) => raw.flatMap((s, r) => (set.includes(s.photo) ? [r] : []));
 const options = { ...BOOST, ...(process.argv[3] ? (JSON.parse(process.argv[3]) as object) : {}) };
 const started = Date.now();
@@ -48,11 +36,11 @@ for (const [k, name] of TARGETS.entries()) {
       if (e < best.e) best = { e, c };
     }
     err.ridge += best.e;
-    const trees = boost(x, y, k, train, options, seededRandom(SEED + 3));
+    const trees = boost(x, y, k, train, options, seededRandom(TRAINING_SEED + 3));
     err.trees += test.reduce((s, r) => s + (evaluateTrees(trees, x[r]!) - y[r]![k]!) ** 2, 0);
     err.average += test.reduce((s, r) => s + ((evaluateTrees(trees, x[r]!) + applyLinear(best.c, x[r]!)) / 2 - y[r]![k]!) ** 2, 0);
     const residual = y.map((v, r) => Float64Array.of(v[k]! - applyLinear(best.c, x[r]!)));
-    const onResidual = boost(x, residual, 0, train, options, seededRandom(SEED + 3));
+    const onResidual = boost(x, residual, 0, train, options, seededRandom(TRAINING_SEED + 3));
     err.hybrid += test.reduce((s, r) => s + (applyLinear(best.c, x[r]!) + evaluateTrees(onResidual, x[r]!) - y[r]![k]!) ** 2, 0);
   }
   const rmse = (e: number) => Math.sqrt(e / raw.length).toFixed(4);

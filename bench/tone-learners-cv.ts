@@ -15,11 +15,9 @@ import { TARGETS, evaluateTrees } from '../src/imaging/autoedit/model.js';
 import { seededRandom } from '../src/imaging/random.js';
 import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
 import { BOOST, boost, type BoostOptions } from './autoedit/trees.js';
+import { TRAINING_SEED, photoFolds, standardise } from './autoedit/samples.js';
 import { outDir } from './report.js';
 
-/** The training script's seed: the same folds and tree draws. */
-const SEED = 20261125;
-const FOLDS = 5;
 const TONE = ['exposure', 'logContrast', 'logSaturation', 'blackLift'] as const;
 const LEARNERS: Record<string, BoostOptions> = {
   trees: BOOST,
@@ -33,21 +31,10 @@ const cached = fs.readdirSync(outDir).filter((f) => f.startsWith('autoedit-sampl
 const file = process.argv[2] ?? path.join(outDir, cached[0] ?? 'autoedit-samples-missing.json');
 const samples = JSON.parse(fs.readFileSync(file, 'utf8')) as { photo: number; features: number[]; targets: number[] }[];
 const photos = Math.max(...samples.map((s) => s.photo)) + 1;
-const f = samples[0]!.features.length;
-const mean = new Array<number>(f).fill(0);
-const scale = new Array<number>(f).fill(0);
-for (const s of samples) for (let i = 0; i < f; i++) mean[i] += s.features[i]! / samples.length;
-for (const s of samples) for (let i = 0; i < f; i++) scale[i] += (s.features[i]! - mean[i]!) ** 2 / samples.length;
-for (let i = 0; i < f; i++) scale[i] = Math.sqrt(scale[i]!) || 1;
-const x = samples.map((s) => Float64Array.from(s.features, (v, i) => (v - mean[i]!) / scale[i]!));
+const { x } = standardise(samples.map((s) => s.features));
 const y = samples.map((s) => Float64Array.from(s.targets));
-const order = Array.from({ length: photos }, (_, i) => i);
-const foldRnd = seededRandom(SEED + 1);
-for (let i = order.length - 1; i > 0; i--) {
-  const j = Math.floor(foldRnd() * (i + 1));
-  [order[i], order[j]] = [order[j]!, order[i]!];
-}
-const folds = Array.from({ length: FOLDS }, (_, k) => order.filter((_, i) => i % FOLDS === k));
+// The training run's own folds, scaling and tree seed.
+const { order, folds } = photoFolds(photos);
 const rowsOf = (set: readonly number[]) => samples.flatMap((s, r) => (set.includes(s.photo) ? [r] : []));
 const columns = TONE.map((t) => TARGETS.indexOf(t));
 
@@ -59,7 +46,7 @@ for (const fold of folds) {
   const normal = normalEquations(x, y, train);
   // Every λ of the grid, the best picked over all folds as npm run train picks it.
   const ridge = columns.map((k) => LAMBDAS.map((lambda) => fitTarget(normal, k, lambda)));
-  const ensembles = Object.fromEntries(Object.entries(LEARNERS).map(([n, o]) => [n, columns.map((k) => boost(x, y, k, train, o, seededRandom(SEED + 3)))]));
+  const ensembles = Object.fromEntries(Object.entries(LEARNERS).map(([n, o]) => [n, columns.map((k) => boost(x, y, k, train, o, seededRandom(TRAINING_SEED + 3)))]));
   for (const r of test) {
     truth.push(columns.map((k) => y[r]![k]!));
     predictions.ridge!.push(ridge.flatMap((byLambda) => byLambda.map((c) => applyLinear(c, x[r]!))));

@@ -23,14 +23,13 @@ import { cvCases, loadFolds, renderCv, saveFolds, summarise } from './autoedit/c
 import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
 import { BOOST, boost } from './autoedit/trees.js';
 import { outDir, projectRoot } from './report.js';
+import { FOLDS, TRAINING_SEED, photoFolds, standardise } from './autoedit/samples.js';
 import type { Image16 } from '../src/imaging/types.js';
 
-const SEED = 20261125;
 /** Long edge the photos are degraded at; features use a 256 px preview of it. */
 const EDGE = 512;
 const DRAWS_PER_PHOTO = 48;
 const BAGS = 8;
-const FOLDS = 5;
 const LAMBDAS = [1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10, 30, 100];
 /** Weights of the trees against the ridge bag tried per target. */
 const TREE_WEIGHTS = [0, 0.5, 1];
@@ -53,7 +52,7 @@ const cacheKey = createHash('sha1')
     JSON.stringify([
       'crops',
       FEATURE_SPEC,
-      SEED,
+      TRAINING_SEED,
       EDGE,
       DRAWS_PER_PHOTO,
       photos.map((p) => p.file),
@@ -86,7 +85,7 @@ function randomCrop(image: Image16, rnd: () => number): Image16 {
 }
 
 async function drawSamples(): Promise<Sample[]> {
-  const rnd = seededRandom(SEED);
+  const rnd = seededRandom(TRAINING_SEED);
   const out: Sample[] = [];
   for (const [index, photo] of photos.entries()) {
     const image = await loadPhoto(photo, EDGE);
@@ -102,13 +101,7 @@ async function drawSamples(): Promise<Sample[]> {
   return out;
 }
 
-const f = samples[0]!.features.length;
-const featureMean = new Array<number>(f).fill(0);
-const featureScale = new Array<number>(f).fill(0);
-for (const s of samples) for (let i = 0; i < f; i++) featureMean[i] += s.features[i]! / samples.length;
-for (const s of samples) for (let i = 0; i < f; i++) featureScale[i] += (s.features[i]! - featureMean[i]!) ** 2 / samples.length;
-for (let i = 0; i < f; i++) featureScale[i] = Math.sqrt(featureScale[i]!) || 1;
-const x = samples.map((s) => Float64Array.from(s.features, (v, i) => (v - featureMean[i]!) / featureScale[i]!));
+const { mean: featureMean, scale: featureScale, x } = standardise(samples.map((s) => s.features));
 const y = samples.map((s) => s.targets);
 const rowsOf = (photoSet: readonly number[]) => photoSet.flatMap((p) => samples.flatMap((s, r) => (s.photo === p ? [r] : [])));
 
@@ -117,14 +110,7 @@ function bootstrap(photoSet: readonly number[], bags: number, r: () => number): 
   return Array.from({ length: bags }, () => Array.from({ length: photoSet.length }, () => photoSet[Math.floor(r() * photoSet.length)]!));
 }
 
-// Folds: photos shuffled once, dealt round-robin.
-const order = photos.map((_, i) => i);
-const foldRnd = seededRandom(SEED + 1);
-for (let i = order.length - 1; i > 0; i--) {
-  const j = Math.floor(foldRnd() * (i + 1));
-  [order[i], order[j]] = [order[j]!, order[i]!];
-}
-const folds = Array.from({ length: FOLDS }, (_, k) => order.filter((_, i) => i % FOLDS === k));
+const { order, folds } = photoFolds(photos.length);
 
 // λ per target by leave-photos-out cross-validation (one ridge per fold, no bagging).
 const cvError = TARGETS.map(() => new Array<number>(LAMBDAS.length).fill(0));
@@ -143,7 +129,7 @@ const targetStd = TARGETS.map((_, k) => Math.sqrt(y.reduce((s, v) => s + (v[k]! 
 for (const [k, name] of TARGETS.entries()) log(`${name}: λ ${lambda[k]}, CV RMSE ${Math.sqrt(Math.min(...cvError[k]!)).toFixed(4)} (target sd ${targetStd[k]!.toFixed(4)})`);
 
 // Trees per target and fold, and the blend weight with the least cross-validated error.
-const treeRnd = () => seededRandom(SEED + 3);
+const treeRnd = () => seededRandom(TRAINING_SEED + 3);
 const foldTrees = folds.map((fold) => {
   const train = rowsOf(order.filter((p) => !fold.includes(p)));
   return TARGETS.map((_, k) => boost(x, y, k, train, BOOST, treeRnd()));
@@ -176,7 +162,7 @@ function fitBag(photoSet: readonly number[], r: () => number): RidgeModel[] {
 }
 
 // Cross-validated predictions of the bagged model, as the service would make them on unseen photos.
-const bagRnd = seededRandom(SEED + 2);
+const bagRnd = seededRandom(TRAINING_SEED + 2);
 const foldBags: RidgeModel[][] = [];
 const cv: { photo: string; degradation: Degradation; targets: number[]; mean: number[]; spread: number[] }[] = [];
 for (const [fi, fold] of folds.entries()) {
@@ -233,7 +219,7 @@ const weights: AutoEditWeights = {
   ...weightsWith(models, allTrees),
   training: {
     command: extraPhotos ? 'npm run train -- --extra-photos' : 'npm run train',
-    seed: SEED,
+    seed: TRAINING_SEED,
     photos: photos.length,
     drawsPerPhoto: DRAWS_PER_PHOTO,
     edge: EDGE,
