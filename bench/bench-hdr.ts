@@ -14,7 +14,7 @@ import { decodeImage } from '../src/imaging/decode.js';
 import { image16FromSharp, sharpFromImage16 } from '../src/imaging/image16.js';
 import type { Image16 } from '../src/imaging/types.js';
 import { outDir, testdataDir, type Section } from './report.js';
-import { ensureDebianTool, fixed, runMeasured } from './tools.js';
+import { ensureDebianTool, fixed, median, runMeasured } from './tools.js';
 
 const childScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bench-hdr-child.js');
 /** Timed runs of each contender per set; the median is reported. */
@@ -78,7 +78,6 @@ export async function benchHdr(): Promise<Section> {
         if (run.cpuSeconds !== null) cpu[who].push(run.cpuSeconds);
       }
     }
-    const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
     const m = { ours: median(times.ours), enfuse: median(times.enfuse) };
     if (cpu.ours.length === RUNS) {
       cpuOurs += median(cpu.ours);

@@ -13,7 +13,7 @@ import { photo18mp } from './bench-render.js';
 import { outDir, type Section } from './report.js';
 import { editUntilDone, i2iProject, peakRssMiB, startServe } from './serve.js';
 import { RATE, constantRate, describeLoad, percentile } from './load.js';
-import { fixed, runMeasured } from './tools.js';
+import { fixed, median, runMeasured } from './tools.js';
 
 const PHOTOS = 20;
 
@@ -87,8 +87,6 @@ function scheduleOver(before: ReturnType<typeof threadSchedule>, after: ReturnTy
 
 /** Pairs of floor and edit, alternating: their median ratio is the product path's figure. */
 const PAIRS = 3;
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** The server's event-loop delay since the last read (prom-client resets its histogram on each scrape), in ms. */
 async function eventLoopDelay(base: string): Promise<{ p99: number; max: number }> {

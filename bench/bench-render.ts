@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Piscina } from 'piscina';
 import sharp from '../src/imaging/sharp.js';
 import { type SectionRunner, outDir, testdataDir } from './report.js';
-import { fixed } from './tools.js';
+import { fixed, median } from './tools.js';
 
 const WIDTH = 5184;
 const HEIGHT = 3456;
@@ -31,8 +31,6 @@ export async function photo18mp(): Promise<string> {
 export function benchPool(threads = os.availableParallelism()): Piscina {
   return new Piscina({ filename: new URL('./render-task.js', import.meta.url).href, minThreads: threads, maxThreads: threads, atomics: 'disabled' });
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /**
  * Warm-up runs of each contender before timing: ours runs on whichever imaging thread is free, and

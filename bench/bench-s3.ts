@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startS3Server } from '../test/support/s3-server.js';
 import { curlPut, makeUploadFile, peakRssMiB, startRetouch, uploadLinkOf } from './bench-upload.js';
 import type { Section } from './report.js';
-import { ensureDebianTool, fixed } from './tools.js';
+import { ensureDebianTool, fixed, median } from './tools.js';
 
 const FILE_BYTES = 256 * 1024 * 1024;
 const RUNS = 5;
@@ -33,7 +33,6 @@ export async function benchS3(): Promise<Section> {
       times.embedded.push(await curlPut(file, links.embedded));
       times.s3.push(await curlPut(file, links.s3));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const mbps = (seconds: number) => FILE_BYTES / 1e6 / seconds;
     const [ours, bucket] = [mbps(median(times.embedded)), mbps(median(times.s3))];
     return {

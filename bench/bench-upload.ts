@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Section } from './report.js';
 import { projectRoot } from './report.js';
-import { ensureDebianTool, fixed, runMeasured } from './tools.js';
+import { ensureDebianTool, fixed, median, runMeasured } from './tools.js';
 
 const FILE_BYTES = 1024 * 1024 * 1024;
 const RUNS = 5;
@@ -145,7 +145,6 @@ export async function benchUpload(): Promise<Section> {
       settle();
       times.nginx.push(await curlPut(file, `${nginx.url}/IMG_0001.CR2`));
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const mbps = (seconds: number) => FILE_BYTES / 1e6 / seconds;
     const ours = mbps(median(times.retouch));
     const theirs = mbps(median(times.nginx));

@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { photo18mp } from './bench-render.js';
 import type { Stage } from './render-stages-task.js';
-import { fixed } from './tools.js';
+import { fixed, median } from './tools.js';
 
 const TOOLS = { perspectiveCorrection: true, skyReplacement: true, skyTemplateId: 1, windowPull: true };
 const WARM_UPS = 4;
@@ -28,12 +28,6 @@ interface Photo {
   wall: number;
   load: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
 
 /** One process's run: the photos timed on imaging threads loading the engine of `root`. */
 async function child(root: string, photos: number, mode: string): Promise<void> {

@@ -77,6 +77,13 @@ export function ownPeakRssMiB(): number {
   return process.resourceUsage().maxRSS / 1024;
 }
 
+/** The middle value (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
 export function fixed(value: number, digits = 2): string {
   return value.toFixed(digits);
 }

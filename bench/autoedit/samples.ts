@@ -20,10 +20,10 @@ export function standardise(features: readonly ArrayLike<number>[]): { mean: num
   return { mean, scale, x: features.map((s) => Float64Array.from(s, (v, i) => (v - mean[i]!) / scale[i]!)) };
 }
 
-/** Photos 0…count−1 shuffled once by the seed (`order`), then dealt round-robin into folds. */
-export function photoFolds(count: number, seed = TRAINING_SEED): { order: number[]; folds: number[][] } {
+/** Photos 0…count−1 shuffled once by the training seed (`order`), then dealt round-robin into folds. */
+export function photoFolds(count: number): { order: number[]; folds: number[][] } {
   const order = Array.from({ length: count }, (_, i) => i);
-  const rnd = seededRandom(seed + 1);
+  const rnd = seededRandom(TRAINING_SEED + 1);
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];
