@@ -19,11 +19,13 @@ const RUNS = 7;
 /** The 18 MP test photo (building.jpg enlarged), made once in bench/out. */
 export async function photo18mp(): Promise<string> {
   const file = path.join(outDir, 'render-18mp.jpg');
-  if (!fs.existsSync(file))
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(outDir, { recursive: true });
     await sharp(path.join(testdataDir, 'photos', 'building.jpg'))
       .resize(WIDTH, HEIGHT, { fit: 'cover' })
       .jpeg({ quality: 90 })
       .toFile(file);
+  }
   return file;
 }
 

@@ -7,7 +7,7 @@
  * Each round runs a process for this build (dist/) and one for the other (e.g. a worktree of
  * main, built), each with two imaging threads as the service has: 4 warm-up photos, then
  * `photos` timed ones. Prints per build the medians of process CPU and wall time per photo
- * and per stage (decode, settings, render, encode), cores busy, and the load average.
+ * and per stage (CPU / wall: decode, settings, render, encode), cores busy, and the load average.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -48,9 +48,10 @@ async function child(root: string, photos: number, mode: string): Promise<void> 
 }
 
 function summary(name: string, photos: Photo[]): string {
-  const stages = photos[0]!.stages.map(([stage], k) => `${stage} ${fixed(median(photos.map((p) => p.stages[k]![1])), 0)}`).join(', ');
+  const stage = (k: number, field: 1 | 2) => fixed(median(photos.map((p) => p.stages[k]![field])), 0);
+  const stages = photos[0]!.stages.map(([name], k) => `${name} ${stage(k, 1)} / ${stage(k, 2)}`).join(', ');
   const loads = photos.map((p) => p.load);
-  return `${name}: ${photos.length} photos, CPU ${fixed(median(photos.map((p) => p.cpu)), 0)} ms, wall ${fixed(median(photos.map((p) => p.wall)), 0)} ms, cores busy ${fixed(median(photos.map((p) => p.cpu / p.wall)))}; stage CPU ms: ${stages}; load ${fixed(Math.min(...loads), 1)}–${fixed(Math.max(...loads), 1)}`;
+  return `${name}: ${photos.length} photos, CPU ${fixed(median(photos.map((p) => p.cpu)), 0)} ms, wall ${fixed(median(photos.map((p) => p.wall)), 0)} ms, cores busy ${fixed(median(photos.map((p) => p.cpu / p.wall)))}; stage CPU / wall ms: ${stages}; load ${fixed(Math.min(...loads), 1)}–${fixed(Math.max(...loads), 1)}`;
 }
 
 const [first, ...rest] = process.argv.slice(2);
