@@ -43,13 +43,16 @@ export function lumaInto(image: Image16, out: Float32Array): Plane & { mean: num
 /** Output rows of blockMean per kernel call. */
 const BLOCK_ROWS = 64;
 
-/** Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over what they hold; blockMeanRows in the WebAssembly kernels). */
-export function blockMean(plane: Plane, factor: number): Plane {
+/**
+ * Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over
+ * what they hold; blockMeanRows in the WebAssembly kernels), into `out` when given (the result's size).
+ */
+export function blockMean(plane: Plane, factor: number, out?: Float32Array): Plane {
   if (factor === 1) return plane;
   const { width: w, height: h, data: src } = plane;
   const width = Math.ceil(w / factor);
   const height = Math.ceil(h / factor);
-  const out = new Float32Array(width * height);
+  out ??= new Float32Array(width * height);
   const k = toolKernels();
   const l = arena({ src: 4 * BLOCK_ROWS * factor * w, out: 4 * BLOCK_ROWS * width });
   reserve(k, l.end);
