@@ -923,7 +923,9 @@ export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i3
   for (let by = by0; by < by1; by++) {
     const y0 = by * factor;
     const y1 = y0 + factor < height ? y0 + factor : height;
-    for (let bx = 0; bx < outWidth; bx++) {
+    let bx = 0;
+    if (factor == 2 && y1 - y0 == 2) bx = pairMeans(srcPtr + ((<usize>(y0 - row0) * <usize>width) << 2), width, outPtr + ((<usize>(by - by0) * <usize>outWidth) << 2));
+    for (; bx < outWidth; bx++) {
       const x0 = bx * factor;
       const x1 = x0 + factor < width ? x0 + factor : width;
       let sum: f64 = 0;
@@ -934,6 +936,31 @@ export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i3
       store<f32>(outPtr + ((<usize>(by - by0) * <usize>outWidth + <usize>bx) << 2), <f32>(sum / <f64>((y1 - y0) * (x1 - x0))));
     }
   }
+}
+
+/**
+ * blockMeanRows' full 2 × 2 blocks of one pair of rows (at top, `width` f32 apart), two blocks at
+ * a time in f64x2 lanes, summed in the scalar loop's order (top left, top right, bottom left,
+ * bottom right) so every mean is the same to the bit; returns the first block left undone.
+ */
+function pairMeans(top: usize, width: i32, outPtr: usize): i32 {
+  const bottom = top + (<usize>width << 2);
+  const quarter = f64x2.splat(0.25);
+  // The scalar loop's sum starts at 0 (which turns a −0 into +0).
+  const zero = f64x2.splat(0);
+  const full = width >> 1;
+  let bx = 0;
+  for (; bx + 2 <= full; bx += 2) {
+    const o = <usize>bx << 3;
+    const t = v128.load(top + o);
+    const b = v128.load(bottom + o);
+    let sum = f64x2.add(zero, f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 0, 2, 0, 2)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 1, 3, 1, 3)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 0, 2, 0, 2)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 1, 3, 1, 3)));
+    v128.store64_lane(outPtr + (<usize>bx << 2), f32x4.demote_f64x2_zero(f64x2.mul(sum, quarter)), 0);
+  }
+  return bx;
 }
 
 /** The f32 next to x towards −∞ (x finite). */
