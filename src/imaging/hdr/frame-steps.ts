@@ -69,7 +69,7 @@ export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: numb
   const transfer = transferBetween(job.referenceSamples, samples);
   fillUncovered(frame, reference, transfer);
   if (!job.deghost) return;
-  const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step, width, height);
+  const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step);
   if (!trust) return;
   if (frame.image === source && job.borrowed[k]) {
     // A borrowed frame is used in place only when its job runs on the merging thread (merge.ts), so the new buffer reaches it.
