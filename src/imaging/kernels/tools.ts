@@ -824,7 +824,24 @@ export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coars
 export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize): f64 {
   const k: f64 = 1.0 / 65535.0;
   let sum: f64 = 0;
-  for (let i = 0; i < count; i++) {
+  // Two pixels at a time in f64x2 lanes, the same products and sums as one at a time (the mean's
+  // sum too, lane by lane in order); the load reads 4 bytes past the pair, so the last pair of all goes alone.
+  const kr = f64x2.splat(0.299);
+  const kg = f64x2.splat(0.587);
+  const kb = f64x2.splat(0.114);
+  const kk = f64x2.splat(k);
+  let i = 0;
+  for (; i + 3 <= count; i += 2) {
+    const v = v128.load(srcPtr + <usize>i * 6);
+    const r = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 0, 3, 0, 3, 0, 3, 0, 3)));
+    const g = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 1, 4, 1, 4, 1, 4, 1, 4)));
+    const b = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 2, 5, 2, 5, 2, 5, 2, 5)));
+    const luma = f32x4.demote_f64x2_zero(f64x2.mul(f64x2.add(f64x2.add(f64x2.mul(kr, r), f64x2.mul(kg, g)), f64x2.mul(kb, b)), kk));
+    v128.store64_lane(outPtr + (<usize>i << 2), luma, 0);
+    sum += <f64>f32x4.extract_lane(luma, 0);
+    sum += <f64>f32x4.extract_lane(luma, 1);
+  }
+  for (; i < count; i++) {
     const p = srcPtr + <usize>i * 6;
     const v = 0.299 * <f64>load<u16>(p) + 0.587 * <f64>load<u16>(p, 2) + 0.114 * <f64>load<u16>(p, 4);
     const luma = <f32>(v * k);
@@ -877,7 +894,11 @@ export function qualityRows(rgbPtr: usize, lumaPtr: usize, width: i32, height: i
     const up = lumaPtr + <usize>(above - lumaRow0) * stride;
     const down = lumaPtr + <usize>(below - lumaRow0) * stride;
     const at = <usize>(y - y0) * <usize>width;
+    // The first and last pixels of a row (whose neighbours repeat the edge) one at a time, those between two at a time.
+    const inner = qualityPairs(row, up, down, rgbPtr + at * 6, width, lutPtr, lutSize, floor, epsilon, outPtr + (at << 2));
     for (let x = 0; x < width; x++) {
+      if (x == 1) x = inner;
+      if (x >= width) break;
       const o = <usize>x << 2;
       const g = <f64>load<f32>(row + o);
       const left = <f64>load<f32>(row + (x > 0 ? o - 4 : o));
@@ -894,6 +915,48 @@ export function qualityRows(rgbPtr: usize, lumaPtr: usize, width: i32, height: i
       store<f32>(outPtr + ((at + <usize>x) << 2), <f32>(contrast * (saturation + floor) * well + epsilon));
     }
   }
+}
+
+/**
+ * qualityRows' pixels 1, 2, ... of one row two at a time in f64x2 lanes, with the scalar loop's
+ * operations in its order, so the weights are the same to the bit; returns the first pixel left
+ * undone (at most width − 1: the last pixel's right neighbour repeats it).
+ */
+function qualityPairs(row: usize, up: usize, down: usize, rgb: usize, width: i32, lutPtr: usize, lutSize: i32, floor: f64, epsilon: f64, out: usize): i32 {
+  const third = f64x2.splat(1.0 / 3.0);
+  const k = f64x2.splat(1.0 / 65535.0);
+  const four = f64x2.splat(4);
+  const floors = f64x2.splat(floor);
+  const epsilons = f64x2.splat(epsilon);
+  const size = f64x2.splat(<f64>lutSize);
+  const zero = f64x2.splat(0);
+  let x = 1;
+  for (; x + 2 <= width - 1; x += 2) {
+    const o = <usize>x << 2;
+    const g = f64x2.promote_low_f32x4(v128.load64_zero(row + o));
+    const left = f64x2.promote_low_f32x4(v128.load64_zero(row + o - 4));
+    const right = f64x2.promote_low_f32x4(v128.load64_zero(row + o + 4));
+    const sum = f64x2.add(f64x2.add(f64x2.add(left, right), f64x2.promote_low_f32x4(v128.load64_zero(up + o))), f64x2.promote_low_f32x4(v128.load64_zero(down + o)));
+    const contrast = f64x2.abs(f64x2.sub(sum, f64x2.mul(four, g)));
+    const v = v128.load(rgb + <usize>x * 6);
+    const r = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 0, 3, 0, 3, 0, 3, 0, 3)));
+    const gr = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 1, 4, 1, 4, 1, 4, 1, 4)));
+    const b = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 2, 5, 2, 5, 2, 5, 2, 5)));
+    const mean = f64x2.mul(f64x2.add(f64x2.add(r, gr), b), third);
+    const dr = f64x2.sub(r, mean);
+    const dg = f64x2.sub(gr, mean);
+    const db = f64x2.sub(b, mean);
+    const spread = f64x2.add(f64x2.add(f64x2.mul(dr, dr), f64x2.mul(dg, dg)), f64x2.mul(db, db));
+    const saturation = f64x2.mul(f64x2.sqrt(f64x2.mul(spread, third)), k);
+    const bins = f64x2.mul(g, size);
+    const b0 = <i32>f64x2.extract_lane(bins, 0);
+    const b1 = <i32>f64x2.extract_lane(bins, 1);
+    let well = f64x2.replace_lane(zero, 0, <f64>load<f32>(lutPtr + (<usize>(b0 < lutSize - 1 ? b0 : lutSize - 1) << 2)));
+    well = f64x2.replace_lane(well, 1, <f64>load<f32>(lutPtr + (<usize>(b1 < lutSize - 1 ? b1 : lutSize - 1) << 2)));
+    const weight = f64x2.add(f64x2.mul(f64x2.mul(contrast, f64x2.add(saturation, floors)), well), epsilons);
+    v128.store64_lane(out + o, f32x4.demote_f64x2_zero(weight), 0);
+  }
+  return x;
 }
 
 /**
