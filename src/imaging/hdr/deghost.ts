@@ -50,18 +50,24 @@ export function lumaDistances(reference: Samples, frame: Samples, transfer: Tran
   return new Float32Array(memory, l.out, count).slice();
 }
 
-/** 3 x 3 minimum: a distrusted block also distrusts its neighbours, covering an object's blurred rim. */
+/** 3 x 3 minimum: a distrusted block also distrusts its neighbours, covering an object's blurred rim. Separable: across each row, then down. */
 function erode(plane: Plane): Plane {
   const { width, height, data } = plane;
+  const across = new Float32Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const l = data[row + Math.max(0, x - 1)]!;
+      const r = data[row + Math.min(width - 1, x + 1)]!;
+      across[row + x] = Math.min(1, l, data[row + x]!, r);
+    }
+  }
   const out = new Float32Array(data.length);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let m = 1;
-      for (let v = Math.max(0, y - 1); v <= Math.min(height - 1, y + 1); v++) {
-        for (let u = Math.max(0, x - 1); u <= Math.min(width - 1, x + 1); u++) m = Math.min(m, data[v * width + u]!);
-      }
-      out[y * width + x] = m;
-    }
+    const up = Math.max(0, y - 1) * width;
+    const row = y * width;
+    const down = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) out[row + x] = Math.min(across[up + x]!, across[row + x]!, across[down + x]!);
   }
   return { width, height, data: out };
 }

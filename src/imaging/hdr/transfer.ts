@@ -57,6 +57,18 @@ function histogram(plane: Plane, bins: number): Uint32Array {
   return new Uint32Array(k.memory.buffer, l.hist, bins).slice();
 }
 
+/** Reference sample planes' histograms, per thread: a merge compares every frame with the same reference samples (never changed once taken). */
+const referenceHistograms = new WeakMap<Float32Array, Uint32Array>();
+
+function referenceHistogram(ref: Plane): Uint32Array {
+  let hist = referenceHistograms.get(ref.data);
+  if (!hist) {
+    hist = histogram(ref, BINS);
+    referenceHistograms.set(ref.data, hist);
+  }
+  return hist;
+}
+
 /**
  * For each reference bin of one channel, the range of values the other frame shows at the
  * same rank: exposure maps each channel monotonically, so matching cumulative histograms
@@ -64,7 +76,7 @@ function histogram(plane: Plane, bins: number): Uint32Array {
  * clipped bin holds many pixels, so its range is wide).
  */
 function transferRanges(ref: Plane, other: Plane): { lo: Float32Array; hi: Float32Array } {
-  const refHist = histogram(ref, BINS);
+  const refHist = referenceHistogram(ref);
   const hist = histogram(other, FINE_BINS);
   // One entry more than bins, repeating the last, so that a value of exactly 1 needs no clamp.
   const lo = new Float32Array(BINS + 1);
