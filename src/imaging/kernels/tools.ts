@@ -861,7 +861,8 @@ export function halfRows(srcPtr: usize, lumaPtr: usize, width: i32, height: i32,
   for (let by = by0; by < by1; by++) {
     const r0 = <usize>(2 * by - row0) * <usize>width;
     const r1 = <usize>((2 * by + 1 < height ? 2 * by + 1 : height - 1) - row0) * <usize>width;
-    for (let bx = 0; bx < w2; bx++) {
+    const first = halfPairs(srcPtr, lumaPtr, r0, r1, width, rgbPtr + <usize>(by - by0) * <usize>w2 * 6, halfLumaPtr + ((<usize>(by - by0) * <usize>w2) << 2));
+    for (let bx = first; bx < w2; bx++) {
       const o = <usize>(by - by0) * <usize>w2 + <usize>bx;
       const a = r0 + 2 * <usize>bx;
       const b = a + (2 * bx + 1 < width ? 1 : 0);
@@ -875,6 +876,48 @@ export function halfRows(srcPtr: usize, lumaPtr: usize, width: i32, height: i32,
       }
     }
   }
+}
+
+/**
+ * halfRows' blocks of one pair of rows (starting at pixels r0 and r1 of srcPtr and lumaPtr) two
+ * at a time from the left: luma in f64x2 lanes summed in the scalar loop's order, RGB in i32
+ * lanes; the same values to the bit. Stops while the loads (16 values of each RGB row) stay
+ * inside the rows; returns the first block left undone.
+ */
+function halfPairs(srcPtr: usize, lumaPtr: usize, r0: usize, r1: usize, width: i32, rgbOut: usize, lumaOut: usize): i32 {
+  const quarter = f64x2.splat(0.25);
+  const two = i32x4.splat(2);
+  let bx = 0;
+  for (; 2 * bx + 6 <= width; bx += 2) {
+    const x = <usize>(2 * bx);
+    const t = v128.load(lumaPtr + ((r0 + x) << 2));
+    const b = v128.load(lumaPtr + ((r1 + x) << 2));
+    let sum = f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 0, 2, 0, 2));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 1, 3, 1, 3)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 0, 2, 0, 2)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 1, 3, 1, 3)));
+    v128.store64_lane(lumaOut + (<usize>bx << 2), f32x4.demote_f64x2_zero(f64x2.mul(sum, quarter)), 0);
+    // Values 0..11 of the two rows (pixels 2 bx to 2 bx + 3, R G B each), summed down the columns.
+    const top = srcPtr + ((r0 + x) * 3 << 1);
+    const bottom = srcPtr + ((r1 + x) * 3 << 1);
+    const t0 = v128.load(top);
+    const b0 = v128.load(bottom);
+    const t1 = v128.load(top, 16);
+    const b1 = v128.load(bottom, 16);
+    const lo = i32x4.add(i32x4.extend_low_i16x8_u(t0), i32x4.extend_low_i16x8_u(b0));
+    const mid = i32x4.add(i32x4.extend_high_i16x8_u(t0), i32x4.extend_high_i16x8_u(b0));
+    const hi = i32x4.add(i32x4.extend_low_i16x8_u(t1), i32x4.extend_low_i16x8_u(b1));
+    // Left block's R G B and the right block's R are values 0 1 2 6 plus 3 4 5 9; the right block's G B are 7 8 plus 10 11.
+    const left = v128.shuffle<i32>(lo, mid, 0, 1, 2, 6);
+    const right = i32x4.replace_lane(v128.shuffle<i32>(lo, mid, 3, 4, 5, 5), 3, i32x4.extract_lane(hi, 1));
+    const first = i32x4.shr_u(i32x4.add(i32x4.add(left, right), two), 2);
+    const rest = i32x4.shr_u(i32x4.add(i32x4.add(v128.shuffle<i32>(mid, hi, 3, 4, 4, 4), v128.shuffle<i32>(hi, hi, 2, 3, 3, 3)), two), 2);
+    const codes = i16x8.narrow_i32x4_u(first, rest);
+    const o = rgbOut + <usize>bx * 6;
+    v128.store64_lane(o, codes, 0);
+    v128.store32_lane(o, codes, 2, 8);
+  }
+  return bx;
 }
 
 /**
