@@ -72,13 +72,13 @@ const QUANTILE_SAMPLES = 1 << 16;
 /** Bins of the quantiles' histogram over 0..1. */
 const QUANTILE_BINS = 4096;
 
-/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows). */
+/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows; its hist 4 x bins of scratch). */
 export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
   const bins = QUANTILE_BINS;
   const step = Math.max(1, Math.ceil(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
   const rows = Math.ceil(box.height / step);
   const k = toolKernels();
-  const l = arena({ src: 4 * rows * box.width, hist: 4 * bins });
+  const l = arena({ src: 4 * rows * box.width, hist: 16 * bins });
   reserve(k, l.end);
   const src = new Float32Array(k.memory.buffer, l.src, rows * box.width);
   for (let r = 0; r < rows; r++) {

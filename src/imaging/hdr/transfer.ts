@@ -47,10 +47,10 @@ export function sampleFrame(image: Image16, step: number): Samples {
   return planes.map((plane) => ({ width: sw, height: sh, data: plane })) as Samples;
 }
 
-/** Histogram over 0..1 of a plane's values, the last bin taking 1 (sampleHistogram in the WebAssembly kernels). */
+/** Histogram over 0..1 of a plane's values, the last bin taking 1 (sampleHistogram in the WebAssembly kernels, its hist 4 x bins of scratch). */
 function histogram(plane: Plane, bins: number): Uint32Array {
   const k = toolKernels();
-  const l = arena({ src: 4 * plane.data.length, hist: 4 * bins });
+  const l = arena({ src: 4 * plane.data.length, hist: 16 * bins });
   reserve(k, l.end);
   new Float32Array(k.memory.buffer, l.src, plane.data.length).set(plane.data);
   k.sampleHistogram(l.src, 1, plane.data.length, 1, bins, l.hist);
