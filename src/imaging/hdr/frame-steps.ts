@@ -7,14 +7,13 @@ import { sharedUint16, sharedWork } from '../bands.js';
 import type { Image16 } from '../types.js';
 import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
-import { blockMean, lumaInto, type Plane } from './luma.js';
+import { lumaAndHalf, type Plane } from './luma.js';
 import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
 import { type Samples, sampleFrame, sampleStep, transferBetween } from './transfer.js';
 
 /** Each frame's luma, and its mean into means[k] (which ranks the exposures); and that luma at half size (2 x 2 means), for alignment and the roll screen. */
 export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[]; halves: Plane[]; means: Float64Array }, k: number) => {
-  job.means[k] = lumaInto(job.frames[k]!, job.lumas[k]!.data).mean;
-  blockMean(job.lumas[k]!, 2, job.halves[k]!.data);
+  job.means[k] = lumaAndHalf(job.frames[k]!, job.lumas[k]!.data, job.halves[k]!.data).mean;
 });
 
 /** Frame k's shift against the reference (given by its lumaPyramid), into shifts[2k], shifts[2k + 1]. */

@@ -820,10 +820,10 @@ export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coars
  * are the same to the bit; here they run optimised from a fresh process's first call.
  */
 
-/** Rec. 601 luma, 0..1, of `count` 16-bit RGB pixels at srcPtr, into outPtr (f32). */
-export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize): f64 {
+/** Rec. 601 luma, 0..1, of `count` 16-bit RGB pixels at srcPtr, into outPtr (f32); returns `start` plus their sum, added one by one. */
+export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize, start: f64): f64 {
   const k: f64 = 1.0 / 65535.0;
-  let sum: f64 = 0;
+  let sum: f64 = start;
   // Two pixels at a time in f64x2 lanes, the same products and sums as one at a time (the mean's
   // sum too, lane by lane in order); the load reads 4 bytes past the pair, so the last pair of all goes alone.
   const kr = f64x2.splat(0.299);
