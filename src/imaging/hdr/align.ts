@@ -116,7 +116,7 @@ function usable(threshold: number): boolean {
 
 /**
  * Luma from full size down, each level 2 x 2 means of the one before: what alignment compares.
- * `half`, when given, is blockMean(luma, 2) already made (merge.ts makes it once for alignment and the roll screen).
+ * `half`, when given, is blockMean(luma, 2) already made (merge.ts makes it in the luma pass).
  */
 export function lumaPyramid(luma: Plane, half?: Plane): Plane[] {
   const levels = [luma];
@@ -183,9 +183,10 @@ function alignPair(ref: Plane[], mov: Plane[]): Offset {
 }
 
 /**
- * Translation of a frame (given by its luma) against the reference (given by its lumaPyramid,
- * made once for every frame; `half` as lumaPyramid takes it) by median-threshold bitmaps (Ward 2003), which compare the
- * structure of differently exposed frames without knowing the camera response. Integer pixels.
+ * Translation of a frame (given by its luma, and `half` as lumaPyramid takes it) against the
+ * reference (given by its lumaPyramid, made once for every frame) by median-threshold bitmaps
+ * (Ward 2003), which compare the structure of differently exposed frames without knowing the
+ * camera response. Integer pixels.
  */
 export function alignToReference(reference: Plane[], frame: Plane, half?: Plane): Offset {
   return alignPair(reference, lumaPyramid(frame, half));
@@ -269,8 +270,7 @@ export const ROLL_WINDOWS = GRID * GRID;
 
 /**
  * How window `index` of the roll grid moved between the reference and each frame (already
- * placed at its offset, which on a reduced level may be fractional: the crop rounds it): its
- * centre relative to the frame's centre, and its residual move. Null
+ * placed at its offset): its centre relative to the frame's centre, and its residual move. Null
  * for a frame when either it or the reference sees the window too dark or too bright to align
  * (for every frame when the reference does). The reference's window is cut out once for all frames.
  */
@@ -303,20 +303,15 @@ export function rollWindowMoves(reference: Plane, frames: { luma: Plane; offset:
  * whole-pixel moves give the angle to a few hundredths of a degree there.
  */
 export function rollFromWindows(windows: (WindowMove | null)[], offset: Offset): Roll {
-  const fit = fitWindows(windows);
-  return fit ? { angle: fit.angle, dx: offset.dx + fit.tx, dy: offset.dy + fit.ty } : { angle: 0, ...offset };
-}
-
-/** rollFromWindows's fit (angle, and the shift at the centre on top of the offset); null when no roll is measured. */
-export function fitWindows(windows: (WindowMove | null)[]): { tx: number; ty: number; angle: number } | null {
   let moves = windows.filter((m): m is WindowMove => m !== null);
+  const none = { angle: 0, ...offset };
   while (moves.length >= MIN_WINDOWS) {
     const fit = fitRoll(moves);
-    if (!fit) return null;
+    if (!fit) return none;
     const residuals = moves.map((m) => Math.hypot(m.rx - fit.tx + fit.angle * m.qy, m.ry - fit.ty - fit.angle * m.qx));
     const worst = residuals.indexOf(Math.max(...residuals));
-    if (residuals[worst]! <= MAX_RESIDUAL) return fit;
+    if (residuals[worst]! <= MAX_RESIDUAL) return { angle: fit.angle, dx: offset.dx + fit.tx, dy: offset.dy + fit.ty };
     moves = moves.filter((_, i) => i !== worst);
   }
-  return null;
+  return none;
 }

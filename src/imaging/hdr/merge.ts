@@ -2,10 +2,9 @@ import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import { isShared, sharedFloat32, sharedUint16, spreads } from '../bands.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
-import { fitWindows, lumaPyramid, type Offset, ROLL_WINDOWS, type Roll, rollFromWindows, type WindowMove } from './align.js';
+import { lumaPyramid, type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
 import { frameShifts, lumaPlanes, prepareFrames, rollWindows } from './frame-steps.js';
 import { fuseExposures } from './fusion.js';
-import type { Plane } from './luma.js';
 import { emptyFrame } from './shift.js';
 import { sampleFrame, sampleStep } from './transfer.js';
 
@@ -77,57 +76,6 @@ function inSharedMemory(image: Image16, frames: number): Image16 {
 }
 
 /**
- * Of the roll a screen at half size measures, the share of MIN_ROLL_PIXELS from which a frame's
- * roll is measured again at full size: whole-pixel moves at half size place the angle less
- * precisely (on synthetic hand-held frames of 1600-3000 px, rolled 0-1°, the screen was within
- * 0.9 px of full size at the edge midpoints, or fitted nothing), and this margin keeps every
- * roll that full size would correct.
- */
-const SCREEN_MARGIN = 0.5;
-/**
- * Long edge (px) below which rolls are measured at full size without a screen: windows of a
- * smaller frame at half size hold too little (at 900 px the screen saw no roll where full size
- * measured 1.48 px).
- */
-const SCREEN_MIN_LONG_EDGE = 1600;
-
-/** Frame k's window moves (NaN rows unusable) from rollWindows' output. */
-function windowsOf(values: Float64Array, k: number): (WindowMove | null)[] {
-  return Array.from({ length: ROLL_WINDOWS }, (_, w): WindowMove | null => {
-    const [qx, qy, rx, ry] = values.subarray(4 * (k * ROLL_WINDOWS + w), 4 * (k * ROLL_WINDOWS + w + 1));
-    return Number.isNaN(qx) ? null : { qx: qx!, qy: qy!, rx: rx!, ry: ry! };
-  });
-}
-
-/**
- * Each frame's roll (hand-held frames turn): on frames of SCREEN_MIN_LONG_EDGE and more, its
- * windows' moves at half size first, a quarter of the pixels; only a frame whose screened roll
- * comes near MIN_ROLL_PIXELS (or that the screen cannot fit) is measured again at full size,
- * where the roll that is corrected is fitted. A frame the screen clears keeps its shift, as full
- * size would have left it, so the corrected rolls are those of measuring every frame at full size.
- */
-async function measureRolls(lumas: Plane[], halves: Plane[], reference: number, shifts: Offset[]): Promise<Roll[]> {
-  const count = lumas.length;
-  const others = shifts.map((_, k) => k).filter((k) => k !== reference);
-  const offsets = (scale: number) => new Float64Array(shifts.flatMap(({ dx, dy }) => [dx * scale, dy * scale]));
-  const moves = () => new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
-  const { width, height } = lumas[0]!;
-  const reach = Math.max(width, height) / 2;
-  let again = others;
-  if (2 * reach >= SCREEN_MIN_LONG_EDGE) {
-    const screen = moves();
-    await rollWindows({ lumas: halves, reference, frames: others, offsets: offsets(0.5), moves: screen }, ROLL_WINDOWS);
-    again = others.filter((k) => {
-      const fit = fitWindows(windowsOf(screen, k));
-      return !fit || Math.abs(fit.angle) * reach >= SCREEN_MARGIN * MIN_ROLL_PIXELS;
-    });
-  }
-  const full = moves();
-  if (again.length > 0) await rollWindows({ lumas, reference, frames: again, offsets: offsets(1), moves: full }, ROLL_WINDOWS);
-  return shifts.map((offset, k) => (again.includes(k) ? rollFromWindows(windowsOf(full, k), offset) : { angle: 0, ...offset }));
-}
-
-/**
  * Merges one bracket (3-9 exposures of a scene, decoded to one size) into a single image:
  * frames are downscaled to the output size, aligned to the reference by median-threshold
  * bitmaps, filled at the edges and cleared of ghosts from the reference, and exposure-fused.
@@ -155,7 +103,17 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   const referencePyramid = lumaPyramid(lumas[referenceIndex]!, halves[referenceIndex]!);
   await frameShifts({ lumas, halves, reference: referenceIndex, referencePyramid, shifts: shiftValues }, count);
   const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
-  const rolls = await measureRolls(lumas, halves, referenceIndex, shifts);
+  // Hand-held frames also roll: measured per frame, and resampled only when it shows.
+  const windowValues = new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
+  await rollWindows({ lumas, reference: referenceIndex, shifts: shiftValues, moves: windowValues }, ROLL_WINDOWS);
+  const rolls = shifts.map((offset, k) => {
+    if (k === referenceIndex) return { angle: 0, ...offset };
+    const windows = Array.from({ length: ROLL_WINDOWS }, (_, w): WindowMove | null => {
+      const [qx, qy, rx, ry] = windowValues.subarray(4 * (k * ROLL_WINDOWS + w), 4 * (k * ROLL_WINDOWS + w + 1));
+      return Number.isNaN(qx) ? null : { qx: qx!, qy: qy!, rx: rx!, ry: ry! };
+    });
+    return rollFromWindows(windows, offset);
+  });
   const rolling = rolls.map((roll) => Math.abs(roll.angle) * (Math.max(size.width, size.height) / 2) >= MIN_ROLL_PIXELS);
   const offsets = rolls.map((roll, i) => (rolling[i] ? { dx: roll.dx, dy: roll.dy } : shifts[i]!));
   const borrowed = working.map((frame, k) => frame === frames[k]);
