@@ -11,7 +11,7 @@ import { lumaAndHalf, type Plane } from './luma.js';
 import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
 import { type Samples, sampleFrame, sampleStep, transferBetween } from './transfer.js';
 
-/** Each frame's luma, and its mean into means[k] (which ranks the exposures); and that luma at half size (2 x 2 means), the second level of its alignment pyramid. */
+/** Each frame's luma, and its mean into means[k] (which ranks the exposures); and that luma at half size (2 x 2 means), the second level of its alignment pyramids (the whole frame's and the roll windows'). */
 export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[]; halves: Plane[]; means: Float64Array }, k: number) => {
   job.means[k] = lumaAndHalf(job.frames[k]!, job.lumas[k]!.data, job.halves[k]!.data).mean;
 });
@@ -25,10 +25,10 @@ export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; halve
 });
 
 /** Window w of every frame's roll grid (rollWindowMoves), into moves[4 (k x ROLL_WINDOWS + w)..] (qx, qy, rx, ry; NaN when unusable; the reference's stay unset). */
-export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, w: number) => {
+export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; halves: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, w: number) => {
   const others = job.lumas.map((_, k) => k).filter((k) => k !== job.reference);
-  const frames = others.map((k) => ({ luma: job.lumas[k]!, offset: { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! } }));
-  rollWindowMoves(job.lumas[job.reference]!, frames, w).forEach((move, i) => {
+  const frames = others.map((k) => ({ luma: job.lumas[k]!, half: job.halves[k]!, offset: { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! } }));
+  rollWindowMoves({ luma: job.lumas[job.reference]!, half: job.halves[job.reference]! }, frames, w).forEach((move, i) => {
     job.moves.set(move ? [move.qx, move.qy, move.rx, move.ry] : [Number.NaN, Number.NaN, Number.NaN, Number.NaN], 4 * (others[i]! * ROLL_WINDOWS + w));
   });
 });

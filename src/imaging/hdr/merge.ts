@@ -105,7 +105,7 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
   // Hand-held frames also roll: measured per frame, and resampled only when it shows.
   const windowValues = new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
-  await rollWindows({ lumas, reference: referenceIndex, shifts: shiftValues, moves: windowValues }, ROLL_WINDOWS);
+  await rollWindows({ lumas, halves, reference: referenceIndex, shifts: shiftValues, moves: windowValues }, ROLL_WINDOWS);
   const rolls = shifts.map((offset, k) => {
     if (k === referenceIndex) return { angle: 0, ...offset };
     const windows = Array.from({ length: ROLL_WINDOWS }, (_, w): WindowMove | null => {
