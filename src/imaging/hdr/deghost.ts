@@ -101,9 +101,13 @@ export function ghostTrust(reference: Samples, frame: Samples, transfer: Transfe
     }
   }
   const mean = blockMean({ width: sw, height: sh, data: distance }, SAMPLES_PER_BLOCK);
+  // Every block within AGREE is trusted fully, and so is every one after erosion: the common static scene needs neither pass.
+  let agrees = true;
+  for (let b = 0; b < mean.data.length && agrees; b++) agrees = mean.data[b]! <= AGREE;
+  if (agrees) return null;
   const trust = mean.data.map((d) => 1 - smoothstep(AGREE, DISAGREE, d));
   const eroded = erode({ width: mean.width, height: mean.height, data: trust });
-  // A frame that agrees everywhere needs no mask (the common static scene): skip the full-size work.
+  // A frame that agrees everywhere needs no mask: skip the full-size work.
   return eroded.data.every((t) => t === 1) ? null : { blocks: eroded, factor: SAMPLES_PER_BLOCK * step };
 }
 
