@@ -33,7 +33,7 @@ export interface ToolKernels {
   widenRows(src: number, dst: number, count: number): void;
   thresholdBitmaps(src: number, rows: number, words: number, width: number, t0: number, t1: number, t2: number, exclusion: number, out: number): void;
   mismatchCounts(ref: number, words: number, height: number, mov: number, movWords: number, reach: number, scratch: number, counts: number): void;
-  lumaPixels(src: number, count: number, out: number): number;
+  lumaPixels(src: number, count: number, out: number, start: number): number;
   sampleRows(src: number, width: number, step: number, sw: number, rows: number, r: number, g: number, b: number): void;
   lumaDistanceSamples(ref: number, frame: number, count: number, tables: number, bins: number, kr: number, kg: number, kb: number, clipped: number, out: number): void;
   halfRows(src: number, luma: number, width: number, height: number, by0: number, by1: number, w2: number, rgb: number, halfLuma: number): void;

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { chromaOf, emptyHalfFrame, halfFrame } from '../../src/imaging/hdr/blend.js';
 import { lumaDistances } from '../../src/imaging/hdr/deghost.js';
 import { normalise } from '../../src/imaging/hdr/fusion.js';
-import { blockMean, lumaInto, type Plane } from '../../src/imaging/hdr/luma.js';
+import { blockMean, lumaAndHalf, lumaInto, type Plane } from '../../src/imaging/hdr/luma.js';
 import { sampleFrame, transferBetween } from '../../src/imaging/hdr/transfer.js';
 import { qualityWeights } from '../../src/imaging/hdr/weights.js';
 import { arena, reserve, toolKernels } from '../../src/imaging/kernels.js';
@@ -81,6 +81,20 @@ test('luma, the half-size frame, quality weights and colour from the kernels equ
         assert.ok(Math.abs(cr!.data[o]! - (r / 65535 - g) / (g + 0.1)) < 1e-6, `R - Y ${width}x${height}`);
       }
     }
+  }
+});
+
+test('luma with its half in one pass equals lumaInto and blockMean by 2, mean to the bit', () => {
+  // Wider than the chunk (one row per chunk pair), and tall enough to cross many chunks of LUMA_CHUNK pixels mid-row.
+  for (const [width, height] of [...SIZES, [70001, 3], [1500, 301]] as const) {
+    const image = frame(width, height, 7 * width + height);
+    const luma = lumaInto(image, new Float32Array(width * height));
+    const half = new Float32Array(Math.ceil(width / 2) * Math.ceil(height / 2));
+    const out = new Float32Array(width * height);
+    const both = lumaAndHalf(image, out, half);
+    assert.equal(both.mean, luma.mean, `mean ${width}x${height}`);
+    assert.deepEqual(out, luma.data, `luma ${width}x${height}`);
+    assert.deepEqual(half, blockMean(luma, 2).data, `half ${width}x${height}`);
   }
 });
 

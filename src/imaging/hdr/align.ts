@@ -114,13 +114,16 @@ function usable(threshold: number): boolean {
   return threshold > EXCLUSION && threshold < 1 - EXCLUSION;
 }
 
-/** Luma from full size down, each level 2 x 2 means of the one before: what alignment compares. */
-export function lumaPyramid(luma: Plane): Plane[] {
+/**
+ * Luma from full size down, each level 2 x 2 means of the one before: what alignment compares.
+ * `half`, when given, is blockMean(luma, 2) already made (merge.ts makes it in the luma pass).
+ */
+export function lumaPyramid(luma: Plane, half?: Plane): Plane[] {
   const levels = [luma];
   while (levels.length < MAX_LEVELS) {
     const top = levels[levels.length - 1]!;
     if (Math.min(top.width, top.height) < 2 * MIN_LEVEL_SIDE) break;
-    levels.push(blockMean(top, 2));
+    levels.push(levels.length === 1 && half ? half : blockMean(top, 2));
   }
   return levels;
 }
@@ -180,12 +183,13 @@ function alignPair(ref: Plane[], mov: Plane[]): Offset {
 }
 
 /**
- * Translation of a frame (given by its luma) against the reference (given by its lumaPyramid,
- * made once for every frame) by median-threshold bitmaps (Ward 2003), which compare the
- * structure of differently exposed frames without knowing the camera response. Integer pixels.
+ * Translation of a frame (given by its luma, and `half` as lumaPyramid takes it) against the
+ * reference (given by its lumaPyramid, made once for every frame) by median-threshold bitmaps
+ * (Ward 2003), which compare the structure of differently exposed frames without knowing the
+ * camera response. Integer pixels.
  */
-export function alignToReference(reference: Plane[], frame: Plane): Offset {
-  return alignPair(reference, lumaPyramid(frame));
+export function alignToReference(reference: Plane[], frame: Plane, half?: Plane): Offset {
+  return alignPair(reference, lumaPyramid(frame, half));
 }
 
 /** alignToReference for every frame against lumas[reference], which gets {0, 0}. */
@@ -201,13 +205,25 @@ export interface Roll {
   dy: number;
 }
 
-/** The window around (cx, cy), size w x h, clamped inside the plane. */
-function crop(plane: Plane, cx: number, cy: number, w: number, h: number): Plane {
-  const x0 = Math.max(0, Math.min(plane.width - w, Math.round(cx - w / 2)));
-  const y0 = Math.max(0, Math.min(plane.height - h, Math.round(cy - h / 2)));
+/** Copies the w x h box at (x0, y0) of the plane. */
+function cut(plane: Plane, x0: number, y0: number, w: number, h: number): Plane {
   const data = new Float32Array(w * h);
   for (let y = 0; y < h; y++) data.set(plane.data.subarray((y0 + y) * plane.width + x0, (y0 + y) * plane.width + x0 + w), y * w);
   return { width: w, height: h, data };
+}
+
+/**
+ * The window around (cx, cy), size w x h, clamped inside the luma, with its alignment pyramid.
+ * Where the window's 2 x 2 blocks are the luma's own (even corner and size), its second level is
+ * cut from the luma's half-size plane when given (blockMean(luma, 2)): the same values, without
+ * reducing the window again.
+ */
+function windowPyramid(luma: Plane, half: Plane | undefined, cx: number, cy: number, w: number, h: number): Plane[] {
+  const x0 = Math.max(0, Math.min(luma.width - w, Math.round(cx - w / 2)));
+  const y0 = Math.max(0, Math.min(luma.height - h, Math.round(cy - h / 2)));
+  const window = cut(luma, x0, y0, w, h);
+  const aligned = half && (x0 | y0 | w | h) % 2 === 0;
+  return lumaPyramid(window, aligned ? cut(half, x0 >> 1, y0 >> 1, w >> 1, h >> 1) : undefined);
 }
 
 /** Share of a window's pixels, in both frames, that must lie clear of black and white for its move to count. */
@@ -266,23 +282,23 @@ export const ROLL_WINDOWS = GRID * GRID;
 
 /**
  * How window `index` of the roll grid moved between the reference and each frame (already
- * placed at its offset): its centre relative to the frame's centre, and its residual move. Null
+ * placed at its offset; `half` as windowPyramid takes it): its centre relative to the frame's
+ * centre, and its residual move. Null
  * for a frame when either it or the reference sees the window too dark or too bright to align
  * (for every frame when the reference does). The reference's window is cut out once for all frames.
  */
-export function rollWindowMoves(reference: Plane, frames: { luma: Plane; offset: Offset }[], index: number): (WindowMove | null)[] {
-  const { width, height } = reference;
+export function rollWindowMoves(reference: { luma: Plane; half?: Plane }, frames: { luma: Plane; half?: Plane; offset: Offset }[], index: number): (WindowMove | null)[] {
+  const { width, height } = reference.luma;
   const w = Math.floor(width / GRID);
   const h = Math.floor(height / GRID);
   const cx = ((index % GRID) + 0.5) * w;
   const cy = (Math.floor(index / GRID) + 0.5) * h;
-  const r = crop(reference, cx, cy, w, h);
-  if (usableShare(r) < MIN_USABLE_SHARE) return frames.map(() => null);
-  const ref = lumaPyramid(r);
-  return frames.map(({ luma, offset }) => {
-    const m = crop(luma, cx + offset.dx, cy + offset.dy, w, h);
-    if (usableShare(m) < MIN_USABLE_SHARE) return null;
-    const local = alignPair(ref, lumaPyramid(m));
+  const ref = windowPyramid(reference.luma, reference.half, cx, cy, w, h);
+  if (usableShare(ref[0]!) < MIN_USABLE_SHARE) return frames.map(() => null);
+  return frames.map(({ luma, half, offset }) => {
+    const m = windowPyramid(luma, half, cx + offset.dx, cy + offset.dy, w, h);
+    if (usableShare(m[0]!) < MIN_USABLE_SHARE) return null;
+    const local = alignPair(ref, m);
     return { qx: cx - width / 2, qy: cy - height / 2, rx: local.dx, ry: local.dy };
   });
 }

@@ -50,61 +50,42 @@ export function lumaDistances(reference: Samples, frame: Samples, transfer: Tran
   return new Float32Array(memory, l.out, count).slice();
 }
 
-/** 3 x 3 minimum: a distrusted block also distrusts its neighbours, covering an object's blurred rim. */
+/** 3 x 3 minimum: a distrusted block also distrusts its neighbours, covering an object's blurred rim. Separable: across each row, then down. */
 function erode(plane: Plane): Plane {
   const { width, height, data } = plane;
+  const across = new Float32Array(data.length);
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      const l = data[row + Math.max(0, x - 1)]!;
+      const r = data[row + Math.min(width - 1, x + 1)]!;
+      across[row + x] = Math.min(1, l, data[row + x]!, r);
+    }
+  }
   const out = new Float32Array(data.length);
   for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let m = 1;
-      for (let v = Math.max(0, y - 1); v <= Math.min(height - 1, y + 1); v++) {
-        for (let u = Math.max(0, x - 1); u <= Math.min(width - 1, x + 1); u++) m = Math.min(m, data[v * width + u]!);
-      }
-      out[y * width + x] = m;
-    }
+    const up = Math.max(0, y - 1) * width;
+    const row = y * width;
+    const down = Math.min(height - 1, y + 1) * width;
+    for (let x = 0; x < width; x++) out[row + x] = Math.min(across[up + x]!, across[row + x]!, across[down + x]!);
   }
   return { width, height, data: out };
 }
 
-/** Bilinear from block centres back to every pixel of a width x height image. */
-function upsample(plane: Plane, factor: number, width: number, height: number): Float32Array {
-  const out = new Float32Array(width * height);
-  const { width: bw, height: bh, data } = plane;
-  const centre = (factor - 1) / 2;
-  // Per column, the two blocks it lies between and its share of the right one.
-  const left = new Int32Array(width);
-  const right = new Int32Array(width);
-  const share = new Float32Array(width);
-  for (let x = 0; x < width; x++) {
-    const u = Math.min(bw - 1, Math.max(0, (x - centre) / factor));
-    left[x] = Math.floor(u);
-    right[x] = Math.min(bw - 1, left[x]! + 1);
-    share[x] = u - left[x]!;
-  }
-  for (let y = 0; y < height; y++) {
-    const v = Math.min(bh - 1, Math.max(0, (y - centre) / factor));
-    const y0 = Math.floor(v);
-    const fy = v - y0;
-    const top = y0 * bw;
-    const bottom = Math.min(bh - 1, y0 + 1) * bw;
-    for (let x = 0, o = y * width; x < width; x++, o++) {
-      const a = data[top + left[x]!]! + (data[top + right[x]!]! - data[top + left[x]!]!) * share[x]!;
-      const b = data[bottom + left[x]!]! + (data[bottom + right[x]!]! - data[bottom + left[x]!]!) * share[x]!;
-      out[o] = a + (b - a) * fy;
-    }
-  }
-  return out;
+/** A frame's trust per block of `factor` x `factor` pixels (ghostTrust); each pixel's is interpolated bilinearly from the block centres. */
+export interface GhostTrust {
+  blocks: Plane;
+  factor: number;
 }
 
 /**
- * How far to trust each pixel of a frame: 1 where it shows what the reference predicts for its
+ * How far to trust each block of a frame: 1 where it shows what the reference predicts for its
  * exposure, falling to 0 where it shows something else (a moving person, car, branch). Pixels
  * are compared on the samples, by luma against the range the channels' transfers predict
  * (channels clip separately), averaged over blocks, so noise and single-pixel misalignment do
- * not count. Null
- * when the frame agrees everywhere.
+ * not count. Null when the frame agrees everywhere.
  */
-export function ghostTrust(reference: Samples, frame: Samples, transfer: Transfer, valid: Box, step: number, width: number, height: number): Float32Array | null {
+export function ghostTrust(reference: Samples, frame: Samples, transfer: Transfer, valid: Box, step: number): GhostTrust | null {
   const { width: sw, height: sh } = reference[0];
   const distance = lumaDistances(reference, frame, transfer);
   // Samples outside `valid` (edges the shift uncovered, already filled from the reference) are not compared.
@@ -120,10 +101,14 @@ export function ghostTrust(reference: Samples, frame: Samples, transfer: Transfe
     }
   }
   const mean = blockMean({ width: sw, height: sh, data: distance }, SAMPLES_PER_BLOCK);
+  // Every block within AGREE is trusted fully, and so is every one after erosion: the common static scene needs neither pass.
+  let agrees = true;
+  for (let b = 0; b < mean.data.length && agrees; b++) agrees = mean.data[b]! <= AGREE;
+  if (agrees) return null;
   const trust = mean.data.map((d) => 1 - smoothstep(AGREE, DISAGREE, d));
   const eroded = erode({ width: mean.width, height: mean.height, data: trust });
-  // A frame that agrees everywhere needs no mask (the common static scene): skip the full-size work.
-  return eroded.data.every((t) => t === 1) ? null : upsample(eroded, SAMPLES_PER_BLOCK * step, width, height);
+  // A frame that agrees everywhere needs no mask: skip the full-size work.
+  return eroded.data.every((t) => t === 1) ? null : { blocks: eroded, factor: SAMPLES_PER_BLOCK * step };
 }
 
 /**
@@ -133,6 +118,36 @@ export function ghostTrust(reference: Samples, frame: Samples, transfer: Transfe
  * region keeps the tone of its surroundings. (Masking the weights instead leaves the moved
  * object in the frame's coarse pyramid bands, where it shows as a faint shadow.)
  */
-export function replaceGhosts(frame: { image: Image16; luma: Plane }, trust: Float32Array, reference: Image16, transfer: Transfer): void {
-  for (let p = 0; p < trust.length; p++) if (trust[p]! < 1) blendTowardReference(frame, reference, transfer, p, trust[p]!);
+export function replaceGhosts(frame: { image: Image16; luma: Plane }, trust: GhostTrust, reference: Image16, transfer: Transfer): void {
+  const { width, height } = frame.image;
+  const { blocks, factor } = trust;
+  const { width: bw, height: bh, data } = blocks;
+  const centre = (factor - 1) / 2;
+  // Per column, the two blocks it lies between and its share of the right one (f32, as the trust plane this replaced held it).
+  const left = new Int32Array(width);
+  const right = new Int32Array(width);
+  const share = new Float32Array(width);
+  for (let x = 0; x < width; x++) {
+    const u = Math.min(bw - 1, Math.max(0, (x - centre) / factor));
+    left[x] = Math.floor(u);
+    right[x] = Math.min(bw - 1, left[x]! + 1);
+    share[x] = u - left[x]!;
+  }
+  // Pixel rows between two block rows of full trust keep every pixel: most of a frame, skipped.
+  const trusted = Array.from({ length: bh }, (_, by) => data.subarray(by * bw, (by + 1) * bw).every((t) => t === 1));
+  for (let y = 0; y < height; y++) {
+    const v = Math.min(bh - 1, Math.max(0, (y - centre) / factor));
+    const y0 = Math.floor(v);
+    const y1 = Math.min(bh - 1, y0 + 1);
+    if (trusted[y0] && trusted[y1]) continue;
+    const fy = v - y0;
+    const top = y0 * bw;
+    const bottom = y1 * bw;
+    for (let x = 0, p = y * width; x < width; x++, p++) {
+      const a = data[top + left[x]!]! + (data[top + right[x]!]! - data[top + left[x]!]!) * share[x]!;
+      const b = data[bottom + left[x]!]! + (data[bottom + right[x]!]! - data[bottom + left[x]!]!) * share[x]!;
+      const keep = Math.fround(a + (b - a) * fy);
+      if (keep < 1) blendTowardReference(frame, reference, transfer, p, keep);
+    }
+  }
 }

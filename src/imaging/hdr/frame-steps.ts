@@ -7,28 +7,28 @@ import { sharedUint16, sharedWork } from '../bands.js';
 import type { Image16 } from '../types.js';
 import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
-import { lumaInto, type Plane } from './luma.js';
+import { lumaAndHalf, type Plane } from './luma.js';
 import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
 import { type Samples, sampleFrame, sampleStep, transferBetween } from './transfer.js';
 
-/** Each frame's luma, and its mean into means[k] (which ranks the exposures). */
-export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[]; means: Float64Array }, k: number) => {
-  job.means[k] = lumaInto(job.frames[k]!, job.lumas[k]!.data).mean;
+/** Each frame's luma, and its mean into means[k] (which ranks the exposures); and that luma at half size (2 x 2 means), the second level of its alignment pyramids (the whole frame's and the roll windows'). */
+export const lumaPlanes = sharedWork('hdr-luma', (job: { frames: Image16[]; lumas: Plane[]; halves: Plane[]; means: Float64Array }, k: number) => {
+  job.means[k] = lumaAndHalf(job.frames[k]!, job.lumas[k]!.data, job.halves[k]!.data).mean;
 });
 
 /** Frame k's shift against the reference (given by its lumaPyramid), into shifts[2k], shifts[2k + 1]. */
-export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; reference: number; referencePyramid: Plane[]; shifts: Int32Array }, k: number) => {
+export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; halves: Plane[]; reference: number; referencePyramid: Plane[]; shifts: Int32Array }, k: number) => {
   if (k === job.reference) return;
-  const { dx, dy } = alignToReference(job.referencePyramid, job.lumas[k]!);
+  const { dx, dy } = alignToReference(job.referencePyramid, job.lumas[k]!, job.halves[k]!);
   job.shifts[2 * k] = dx;
   job.shifts[2 * k + 1] = dy;
 });
 
 /** Window w of every frame's roll grid (rollWindowMoves), into moves[4 (k x ROLL_WINDOWS + w)..] (qx, qy, rx, ry; NaN when unusable; the reference's stay unset). */
-export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, w: number) => {
+export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; halves: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, w: number) => {
   const others = job.lumas.map((_, k) => k).filter((k) => k !== job.reference);
-  const frames = others.map((k) => ({ luma: job.lumas[k]!, offset: { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! } }));
-  rollWindowMoves(job.lumas[job.reference]!, frames, w).forEach((move, i) => {
+  const frames = others.map((k) => ({ luma: job.lumas[k]!, half: job.halves[k]!, offset: { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! } }));
+  rollWindowMoves({ luma: job.lumas[job.reference]!, half: job.halves[job.reference]! }, frames, w).forEach((move, i) => {
     job.moves.set(move ? [move.qx, move.qy, move.rx, move.ry] : [Number.NaN, Number.NaN, Number.NaN, Number.NaN], 4 * (others[i]! * ROLL_WINDOWS + w));
   });
 });
@@ -66,7 +66,7 @@ export const prepareFrames = sharedWork('hdr-prepare', (job: PrepareJob, k: numb
   const transfer = transferBetween(job.referenceSamples, samples);
   fillUncovered(frame, reference, transfer);
   if (!job.deghost) return;
-  const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step, width, height);
+  const trust = ghostTrust(job.referenceSamples, samples, transfer, frame.valid, step);
   if (!trust) return;
   if (frame.image === source && job.borrowed[k]) {
     // A borrowed frame is used in place only when its job runs on the merging thread (merge.ts), so the new buffer reaches it.

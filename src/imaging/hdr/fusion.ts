@@ -1,7 +1,7 @@
 import { sharedFloat32, sharedUint16, sharedWork, spreads } from '../bands.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Image16 } from '../types.js';
-import { addBands, type BlendedBands, blendFrame, collapseChannel, emptyBands, emptyHalfFrame, type HalfFrame, halfFrame, toRgbRows } from './blend.js';
+import { addBands, type BlendedBands, type BlendScratch, blendFrame, blendScratch, collapseChannel, emptyBands, emptyHalfFrame, type HalfFrame, halfFrame, toRgbRows } from './blend.js';
 import type { Plane } from './luma.js';
 import { qualityWeights } from './weights.js';
 
@@ -37,8 +37,8 @@ const weighFrames = sharedWork('hdr-weigh', (job: { frames: Image16[]; lumas: Pl
 });
 
 /** Frame k's weighted bands, into its own sums when frames run on different threads, else into the one set. */
-const blendFrames = sharedWork('hdr-blend', (job: { lumas: Plane[]; halves: HalfFrame[]; weights: Float32Array[]; sums: BlendedBands[] }, k: number) => {
-  blendFrame(job.lumas[k]!, job.halves[k]!, job.weights[k]!, job.sums[job.sums.length === 1 ? 0 : k]!);
+const blendFrames = sharedWork('hdr-blend', (job: { lumas: Plane[]; halves: HalfFrame[]; weights: Float32Array[]; sums: BlendedBands[]; scratch: BlendScratch }, k: number) => {
+  blendFrame(job.lumas[k]!, job.halves[k]!, job.weights[k]!, job.sums[job.sums.length === 1 ? 0 : k]!, job.scratch);
 });
 
 const collapseChannels = sharedWork('hdr-collapse', (sums: BlendedBands, channel: number) => collapseChannel(sums, channel));
@@ -69,7 +69,7 @@ export async function fuseExposures(frames: Image16[], lumas: Plane[]): Promise<
   normalise(weights);
   // Frames blended on several threads need bands of their own, added in frame order after; on one thread they add into one set, a third of the memory for three frames.
   const sums = spreads(frames.length) ? frames.map(() => emptyBands(width, height)) : [emptyBands(width, height)];
-  await blendFrames({ lumas, halves, weights, sums }, frames.length);
+  await blendFrames({ lumas, halves, weights, sums, scratch: blendScratch() }, frames.length);
   for (let k = 1; k < sums.length; k++) addBands(sums[0]!, sums[k]!);
   await collapseChannels(sums[0]!, 3);
   const data = sharedUint16(width * height * 3);

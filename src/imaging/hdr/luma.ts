@@ -34,22 +34,62 @@ export function lumaInto(image: Image16, out: Float32Array): Plane & { mean: num
   for (let p0 = 0; p0 < out.length; p0 += LUMA_CHUNK) {
     const p1 = Math.min(out.length, p0 + LUMA_CHUNK);
     new Uint16Array(k.memory.buffer, l.src, 3 * (p1 - p0)).set(data.subarray(3 * p0, 3 * p1));
-    sum += k.lumaPixels(l.src, p1 - p0, l.out);
+    sum += k.lumaPixels(l.src, p1 - p0, l.out, 0);
     out.set(new Float32Array(k.memory.buffer, l.out, p1 - p0), p0);
   }
   return { width, height, data: out, mean: sum / out.length };
 }
 
+/**
+ * lumaInto, and the luma's blockMean by 2 into `half` in the same pass (each chunk of rows still
+ * in the kernels' memory): the same planes and mean as the two apart (the mean summed in
+ * lumaInto's chunks of LUMA_CHUNK pixels), without reading the luma back for its half.
+ */
+export function lumaAndHalf(image: Image16, out: Float32Array, half: Float32Array): { mean: number } {
+  const { width, height, data } = image;
+  const w2 = (width + 1) >> 1;
+  const rows = Math.max(2, 2 * Math.floor(LUMA_CHUNK / (2 * width)));
+  const k = toolKernels();
+  const l = arena({ src: 6 * rows * width, out: 4 * rows * width, half: 2 * rows * w2 });
+  reserve(k, l.end);
+  let sum = 0;
+  let partial = 0;
+  for (let y0 = 0; y0 < height; y0 += rows) {
+    const y1 = Math.min(height, y0 + rows);
+    const p0 = y0 * width;
+    const p1 = y1 * width;
+    new Uint16Array(k.memory.buffer, l.src, 3 * (p1 - p0)).set(data.subarray(3 * p0, 3 * p1));
+    for (let p = p0; p < p1; ) {
+      const end = Math.min(p1, (Math.floor(p / LUMA_CHUNK) + 1) * LUMA_CHUNK);
+      partial = k.lumaPixels(l.src + 6 * (p - p0), end - p, l.out + 4 * (p - p0), partial);
+      p = end;
+      if (p % LUMA_CHUNK === 0 || p === out.length) {
+        sum += partial;
+        partial = 0;
+      }
+    }
+    out.set(new Float32Array(k.memory.buffer, l.out, p1 - p0), p0);
+    const by0 = y0 >> 1;
+    const by1 = (y1 + 1) >> 1;
+    k.blockMeanRows(l.out, width, height, 2, by0, by1, l.half);
+    half.set(new Float32Array(k.memory.buffer, l.half, (by1 - by0) * w2), by0 * w2);
+  }
+  return { mean: sum / out.length };
+}
+
 /** Output rows of blockMean per kernel call. */
 const BLOCK_ROWS = 64;
 
-/** Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over what they hold; blockMeanRows in the WebAssembly kernels). */
-export function blockMean(plane: Plane, factor: number): Plane {
+/**
+ * Mean of each factor x factor block (partial blocks at the right and bottom edges averaged over
+ * what they hold; blockMeanRows in the WebAssembly kernels), into `out` when given (the result's size).
+ */
+export function blockMean(plane: Plane, factor: number, out?: Float32Array): Plane {
   if (factor === 1) return plane;
   const { width: w, height: h, data: src } = plane;
   const width = Math.ceil(w / factor);
   const height = Math.ceil(h / factor);
-  const out = new Float32Array(width * height);
+  out ??= new Float32Array(width * height);
   const k = toolKernels();
   const l = arena({ src: 4 * BLOCK_ROWS * factor * w, out: 4 * BLOCK_ROWS * width });
   reserve(k, l.end);
@@ -69,13 +109,13 @@ const QUANTILE_SAMPLES = 1 << 16;
 /** Bins of the quantiles' histogram over 0..1. */
 const QUANTILE_BINS = 4096;
 
-/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows). */
+/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows; its hist 4 x bins of scratch). */
 export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
   const bins = QUANTILE_BINS;
   const step = Math.max(1, Math.ceil(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
   const rows = Math.ceil(box.height / step);
   const k = toolKernels();
-  const l = arena({ src: 4 * rows * box.width, hist: 4 * bins });
+  const l = arena({ src: 4 * rows * box.width, hist: 16 * bins });
   reserve(k, l.end);
   const src = new Float32Array(k.memory.buffer, l.src, rows * box.width);
   for (let r = 0; r < rows; r++) {

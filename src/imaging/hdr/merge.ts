@@ -92,18 +92,20 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
 
   const count = working.length;
   const lumas = working.map(() => ({ width: size.width, height: size.height, data: sharedFloat32(size.width * size.height) }));
+  const halves = lumas.map(({ width: w, height: h }) => ({ width: (w + 1) >> 1, height: (h + 1) >> 1, data: sharedFloat32(((w + 1) >> 1) * ((h + 1) >> 1)) }));
   const levels = new Float64Array(new SharedArrayBuffer(8 * count));
-  await lumaPlanes({ frames: working, lumas, means: levels }, count);
+  await lumaPlanes({ frames: working, lumas, halves, means: levels }, count);
   // Rank by mean luma: Image16 carries no EXIF, and pixels tell the exposure order reliably.
   const order = Array.from(levels.keys()).sort((a, b) => levels[a]! - levels[b]!);
   const referenceIndex = options.referenceIndex ?? order[Math.floor((order.length - 1) / 2)]!;
 
   const shiftValues = new Int32Array(new SharedArrayBuffer(8 * count));
-  await frameShifts({ lumas, reference: referenceIndex, referencePyramid: lumaPyramid(lumas[referenceIndex]!), shifts: shiftValues }, count);
+  const referencePyramid = lumaPyramid(lumas[referenceIndex]!, halves[referenceIndex]!);
+  await frameShifts({ lumas, halves, reference: referenceIndex, referencePyramid, shifts: shiftValues }, count);
   const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
   // Hand-held frames also roll: measured per frame, and resampled only when it shows.
   const windowValues = new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
-  await rollWindows({ lumas, reference: referenceIndex, shifts: shiftValues, moves: windowValues }, ROLL_WINDOWS);
+  await rollWindows({ lumas, halves, reference: referenceIndex, shifts: shiftValues, moves: windowValues }, ROLL_WINDOWS);
   const rolls = shifts.map((offset, k) => {
     if (k === referenceIndex) return { angle: 0, ...offset };
     const windows = Array.from({ length: ROLL_WINDOWS }, (_, w): WindowMove | null => {

@@ -34,8 +34,12 @@ function copyOut(k: ToolKernels, at: number, into: Float32Array): void {
   into.set(new Float32Array(k.memory.buffer, at, into.length));
 }
 
-/** Levels 0 (the base itself) to count - 1, each half the size of the one before (reducePlane in the WebAssembly kernels, CHUNK_ROWS output rows at a time). */
-export function gaussianPyramid(base: Plane, count: number): Plane[] {
+/**
+ * Levels 0 (the base itself) to count - 1, each half the size of the one before (reducePlane in
+ * the WebAssembly kernels, CHUNK_ROWS output rows at a time). Level l goes into reuse[l - 1] when
+ * that has its size, else into a new array, which is left there for the next call.
+ */
+export function gaussianPyramid(base: Plane, count: number, reuse: Float32Array[] = []): Plane[] {
   const levels = [base];
   const k = toolKernels();
   // An output chunk reads its source rows 2 y2a - 2 to 2 y2b.
@@ -44,7 +48,8 @@ export function gaussianPyramid(base: Plane, count: number): Plane[] {
     const { width, height, data } = levels[l - 1]!;
     const w2 = (width + 1) >> 1;
     const h2 = (height + 1) >> 1;
-    const level = { width: w2, height: h2, data: new Float32Array(w2 * h2) };
+    if (reuse[l - 1]?.length !== w2 * h2) reuse[l - 1] = new Float32Array(w2 * h2);
+    const level = { width: w2, height: h2, data: reuse[l - 1]! };
     for (let y2a = 0; y2a < h2; y2a += CHUNK_ROWS) {
       const y2b = Math.min(h2, y2a + CHUNK_ROWS);
       const row0 = Math.max(0, 2 * y2a - 2);

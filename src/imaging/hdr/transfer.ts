@@ -47,14 +47,26 @@ export function sampleFrame(image: Image16, step: number): Samples {
   return planes.map((plane) => ({ width: sw, height: sh, data: plane })) as Samples;
 }
 
-/** Histogram over 0..1 of a plane's values, the last bin taking 1 (sampleHistogram in the WebAssembly kernels). */
+/** Histogram over 0..1 of a plane's values, the last bin taking 1 (sampleHistogram in the WebAssembly kernels, its hist 4 x bins of scratch). */
 function histogram(plane: Plane, bins: number): Uint32Array {
   const k = toolKernels();
-  const l = arena({ src: 4 * plane.data.length, hist: 4 * bins });
+  const l = arena({ src: 4 * plane.data.length, hist: 16 * bins });
   reserve(k, l.end);
   new Float32Array(k.memory.buffer, l.src, plane.data.length).set(plane.data);
   k.sampleHistogram(l.src, 1, plane.data.length, 1, bins, l.hist);
   return new Uint32Array(k.memory.buffer, l.hist, bins).slice();
+}
+
+/** Reference sample planes' histograms, per thread: a merge compares every frame with the same reference samples (never changed once taken). */
+const referenceHistograms = new WeakMap<Float32Array, Uint32Array>();
+
+function referenceHistogram(ref: Plane): Uint32Array {
+  let hist = referenceHistograms.get(ref.data);
+  if (!hist) {
+    hist = histogram(ref, BINS);
+    referenceHistograms.set(ref.data, hist);
+  }
+  return hist;
 }
 
 /**
@@ -64,7 +76,7 @@ function histogram(plane: Plane, bins: number): Uint32Array {
  * clipped bin holds many pixels, so its range is wide).
  */
 function transferRanges(ref: Plane, other: Plane): { lo: Float32Array; hi: Float32Array } {
-  const refHist = histogram(ref, BINS);
+  const refHist = referenceHistogram(ref);
   const hist = histogram(other, FINE_BINS);
   // One entry more than bins, repeating the last, so that a value of exactly 1 needs no clamp.
   const lo = new Float32Array(BINS + 1);

@@ -820,11 +820,28 @@ export function fusedRgbRows(finePtr: usize, width: i32, y0: i32, y1: i32, coars
  * are the same to the bit; here they run optimised from a fresh process's first call.
  */
 
-/** Rec. 601 luma, 0..1, of `count` 16-bit RGB pixels at srcPtr, into outPtr (f32). */
-export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize): f64 {
+/** Rec. 601 luma, 0..1, of `count` 16-bit RGB pixels at srcPtr, into outPtr (f32); returns `start` plus their sum, added one by one. */
+export function lumaPixels(srcPtr: usize, count: i32, outPtr: usize, start: f64): f64 {
   const k: f64 = 1.0 / 65535.0;
-  let sum: f64 = 0;
-  for (let i = 0; i < count; i++) {
+  let sum: f64 = start;
+  // Two pixels at a time in f64x2 lanes, the same products and sums as one at a time (the mean's
+  // sum too, lane by lane in order); the load reads 4 bytes past the pair, so the last pair of all goes alone.
+  const kr = f64x2.splat(0.299);
+  const kg = f64x2.splat(0.587);
+  const kb = f64x2.splat(0.114);
+  const kk = f64x2.splat(k);
+  let i = 0;
+  for (; i + 3 <= count; i += 2) {
+    const v = v128.load(srcPtr + <usize>i * 6);
+    const r = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 0, 3, 0, 3, 0, 3, 0, 3)));
+    const g = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 1, 4, 1, 4, 1, 4, 1, 4)));
+    const b = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 2, 5, 2, 5, 2, 5, 2, 5)));
+    const luma = f32x4.demote_f64x2_zero(f64x2.mul(f64x2.add(f64x2.add(f64x2.mul(kr, r), f64x2.mul(kg, g)), f64x2.mul(kb, b)), kk));
+    v128.store64_lane(outPtr + (<usize>i << 2), luma, 0);
+    sum += <f64>f32x4.extract_lane(luma, 0);
+    sum += <f64>f32x4.extract_lane(luma, 1);
+  }
+  for (; i < count; i++) {
     const p = srcPtr + <usize>i * 6;
     const v = 0.299 * <f64>load<u16>(p) + 0.587 * <f64>load<u16>(p, 2) + 0.114 * <f64>load<u16>(p, 4);
     const luma = <f32>(v * k);
@@ -844,7 +861,8 @@ export function halfRows(srcPtr: usize, lumaPtr: usize, width: i32, height: i32,
   for (let by = by0; by < by1; by++) {
     const r0 = <usize>(2 * by - row0) * <usize>width;
     const r1 = <usize>((2 * by + 1 < height ? 2 * by + 1 : height - 1) - row0) * <usize>width;
-    for (let bx = 0; bx < w2; bx++) {
+    const first = halfPairs(srcPtr, lumaPtr, r0, r1, width, rgbPtr + <usize>(by - by0) * <usize>w2 * 6, halfLumaPtr + ((<usize>(by - by0) * <usize>w2) << 2));
+    for (let bx = first; bx < w2; bx++) {
       const o = <usize>(by - by0) * <usize>w2 + <usize>bx;
       const a = r0 + 2 * <usize>bx;
       const b = a + (2 * bx + 1 < width ? 1 : 0);
@@ -858,6 +876,48 @@ export function halfRows(srcPtr: usize, lumaPtr: usize, width: i32, height: i32,
       }
     }
   }
+}
+
+/**
+ * halfRows' blocks of one pair of rows (starting at pixels r0 and r1 of srcPtr and lumaPtr) two
+ * at a time from the left: luma in f64x2 lanes summed in the scalar loop's order, RGB in i32
+ * lanes; the same values to the bit. Stops while the loads (16 values of each RGB row) stay
+ * inside the rows; returns the first block left undone.
+ */
+function halfPairs(srcPtr: usize, lumaPtr: usize, r0: usize, r1: usize, width: i32, rgbOut: usize, lumaOut: usize): i32 {
+  const quarter = f64x2.splat(0.25);
+  const two = i32x4.splat(2);
+  let bx = 0;
+  for (; 2 * bx + 6 <= width; bx += 2) {
+    const x = <usize>(2 * bx);
+    const t = v128.load(lumaPtr + ((r0 + x) << 2));
+    const b = v128.load(lumaPtr + ((r1 + x) << 2));
+    let sum = f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 0, 2, 0, 2));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 1, 3, 1, 3)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 0, 2, 0, 2)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 1, 3, 1, 3)));
+    v128.store64_lane(lumaOut + (<usize>bx << 2), f32x4.demote_f64x2_zero(f64x2.mul(sum, quarter)), 0);
+    // Values 0..11 of the two rows (pixels 2 bx to 2 bx + 3, R G B each), summed down the columns.
+    const top = srcPtr + ((r0 + x) * 3 << 1);
+    const bottom = srcPtr + ((r1 + x) * 3 << 1);
+    const t0 = v128.load(top);
+    const b0 = v128.load(bottom);
+    const t1 = v128.load(top, 16);
+    const b1 = v128.load(bottom, 16);
+    const lo = i32x4.add(i32x4.extend_low_i16x8_u(t0), i32x4.extend_low_i16x8_u(b0));
+    const mid = i32x4.add(i32x4.extend_high_i16x8_u(t0), i32x4.extend_high_i16x8_u(b0));
+    const hi = i32x4.add(i32x4.extend_low_i16x8_u(t1), i32x4.extend_low_i16x8_u(b1));
+    // Left block's R G B and the right block's R are values 0 1 2 6 plus 3 4 5 9; the right block's G B are 7 8 plus 10 11.
+    const left = v128.shuffle<i32>(lo, mid, 0, 1, 2, 6);
+    const right = i32x4.replace_lane(v128.shuffle<i32>(lo, mid, 3, 4, 5, 5), 3, i32x4.extract_lane(hi, 1));
+    const first = i32x4.shr_u(i32x4.add(i32x4.add(left, right), two), 2);
+    const rest = i32x4.shr_u(i32x4.add(i32x4.add(v128.shuffle<i32>(mid, hi, 3, 4, 4, 4), v128.shuffle<i32>(hi, hi, 2, 3, 3, 3)), two), 2);
+    const codes = i16x8.narrow_i32x4_u(first, rest);
+    const o = rgbOut + <usize>bx * 6;
+    v128.store64_lane(o, codes, 0);
+    v128.store32_lane(o, codes, 2, 8);
+  }
+  return bx;
 }
 
 /**
@@ -877,7 +937,11 @@ export function qualityRows(rgbPtr: usize, lumaPtr: usize, width: i32, height: i
     const up = lumaPtr + <usize>(above - lumaRow0) * stride;
     const down = lumaPtr + <usize>(below - lumaRow0) * stride;
     const at = <usize>(y - y0) * <usize>width;
+    // The first and last pixels of a row (whose neighbours repeat the edge) one at a time, those between two at a time.
+    const inner = qualityPairs(row, up, down, rgbPtr + at * 6, width, lutPtr, lutSize, floor, epsilon, outPtr + (at << 2));
     for (let x = 0; x < width; x++) {
+      if (x == 1) x = inner;
+      if (x >= width) break;
       const o = <usize>x << 2;
       const g = <f64>load<f32>(row + o);
       const left = <f64>load<f32>(row + (x > 0 ? o - 4 : o));
@@ -894,6 +958,48 @@ export function qualityRows(rgbPtr: usize, lumaPtr: usize, width: i32, height: i
       store<f32>(outPtr + ((at + <usize>x) << 2), <f32>(contrast * (saturation + floor) * well + epsilon));
     }
   }
+}
+
+/**
+ * qualityRows' pixels 1, 2, ... of one row two at a time in f64x2 lanes, with the scalar loop's
+ * operations in its order, so the weights are the same to the bit; returns the first pixel left
+ * undone (at most width − 1: the last pixel's right neighbour repeats it).
+ */
+function qualityPairs(row: usize, up: usize, down: usize, rgb: usize, width: i32, lutPtr: usize, lutSize: i32, floor: f64, epsilon: f64, out: usize): i32 {
+  const third = f64x2.splat(1.0 / 3.0);
+  const k = f64x2.splat(1.0 / 65535.0);
+  const four = f64x2.splat(4);
+  const floors = f64x2.splat(floor);
+  const epsilons = f64x2.splat(epsilon);
+  const size = f64x2.splat(<f64>lutSize);
+  const zero = f64x2.splat(0);
+  let x = 1;
+  for (; x + 2 <= width - 1; x += 2) {
+    const o = <usize>x << 2;
+    const g = f64x2.promote_low_f32x4(v128.load64_zero(row + o));
+    const left = f64x2.promote_low_f32x4(v128.load64_zero(row + o - 4));
+    const right = f64x2.promote_low_f32x4(v128.load64_zero(row + o + 4));
+    const sum = f64x2.add(f64x2.add(f64x2.add(left, right), f64x2.promote_low_f32x4(v128.load64_zero(up + o))), f64x2.promote_low_f32x4(v128.load64_zero(down + o)));
+    const contrast = f64x2.abs(f64x2.sub(sum, f64x2.mul(four, g)));
+    const v = v128.load(rgb + <usize>x * 6);
+    const r = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 0, 3, 0, 3, 0, 3, 0, 3)));
+    const gr = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 1, 4, 1, 4, 1, 4, 1, 4)));
+    const b = f64x2.convert_low_i32x4_u(i32x4.extend_low_i16x8_u(v128.shuffle<u16>(v, v, 2, 5, 2, 5, 2, 5, 2, 5)));
+    const mean = f64x2.mul(f64x2.add(f64x2.add(r, gr), b), third);
+    const dr = f64x2.sub(r, mean);
+    const dg = f64x2.sub(gr, mean);
+    const db = f64x2.sub(b, mean);
+    const spread = f64x2.add(f64x2.add(f64x2.mul(dr, dr), f64x2.mul(dg, dg)), f64x2.mul(db, db));
+    const saturation = f64x2.mul(f64x2.sqrt(f64x2.mul(spread, third)), k);
+    const bins = f64x2.mul(g, size);
+    const b0 = <i32>f64x2.extract_lane(bins, 0);
+    const b1 = <i32>f64x2.extract_lane(bins, 1);
+    let well = f64x2.replace_lane(zero, 0, <f64>load<f32>(lutPtr + (<usize>(b0 < lutSize - 1 ? b0 : lutSize - 1) << 2)));
+    well = f64x2.replace_lane(well, 1, <f64>load<f32>(lutPtr + (<usize>(b1 < lutSize - 1 ? b1 : lutSize - 1) << 2)));
+    const weight = f64x2.add(f64x2.mul(f64x2.mul(contrast, f64x2.add(saturation, floors)), well), epsilons);
+    v128.store64_lane(out + o, f32x4.demote_f64x2_zero(weight), 0);
+  }
+  return x;
 }
 
 /**
@@ -923,7 +1029,9 @@ export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i3
   for (let by = by0; by < by1; by++) {
     const y0 = by * factor;
     const y1 = y0 + factor < height ? y0 + factor : height;
-    for (let bx = 0; bx < outWidth; bx++) {
+    let bx = 0;
+    if (factor == 2 && y1 - y0 == 2) bx = pairMeans(srcPtr + ((<usize>(y0 - row0) * <usize>width) << 2), width, outPtr + ((<usize>(by - by0) * <usize>outWidth) << 2));
+    for (; bx < outWidth; bx++) {
       const x0 = bx * factor;
       const x1 = x0 + factor < width ? x0 + factor : width;
       let sum: f64 = 0;
@@ -934,6 +1042,31 @@ export function blockMeanRows(srcPtr: usize, width: i32, height: i32, factor: i3
       store<f32>(outPtr + ((<usize>(by - by0) * <usize>outWidth + <usize>bx) << 2), <f32>(sum / <f64>((y1 - y0) * (x1 - x0))));
     }
   }
+}
+
+/**
+ * blockMeanRows' full 2 × 2 blocks of one pair of rows (at top, `width` f32 apart), two blocks at
+ * a time in f64x2 lanes, summed in the scalar loop's order (top left, top right, bottom left,
+ * bottom right) so every mean is the same to the bit; returns the first block left undone.
+ */
+function pairMeans(top: usize, width: i32, outPtr: usize): i32 {
+  const bottom = top + (<usize>width << 2);
+  const quarter = f64x2.splat(0.25);
+  // The scalar loop's sum starts at 0 (which turns a −0 into +0).
+  const zero = f64x2.splat(0);
+  const full = width >> 1;
+  let bx = 0;
+  for (; bx + 2 <= full; bx += 2) {
+    const o = <usize>bx << 3;
+    const t = v128.load(top + o);
+    const b = v128.load(bottom + o);
+    let sum = f64x2.add(zero, f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 0, 2, 0, 2)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(t, t, 1, 3, 1, 3)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 0, 2, 0, 2)));
+    sum = f64x2.add(sum, f64x2.promote_low_f32x4(v128.shuffle<f32>(b, b, 1, 3, 1, 3)));
+    v128.store64_lane(outPtr + (<usize>bx << 2), f32x4.demote_f64x2_zero(f64x2.mul(sum, quarter)), 0);
+  }
+  return bx;
 }
 
 /** The f32 next to x towards −∞ (x finite). */
@@ -997,20 +1130,36 @@ export function normaliseWeights(weightsPtr: usize, frames: i32, stride: usize, 
 }
 
 /**
- * Histogram over 0..1 (bins u32 at histPtr, cleared first) of every step-th value of `rows`
+ * Histogram over 0..1 (bins u32 at histPtr, which has room for 4 × bins as scratch) of every step-th value of `rows`
  * rows of `width` f32 at srcPtr, as hdr/luma.ts's quantilesIn bins them: value × bins
  * truncated, the last bin taking 1 and above.
  */
 export function sampleHistogram(srcPtr: usize, rows: i32, width: i32, step: i32, bins: i32, histPtr: usize): void {
-  memory.fill(histPtr, 0, <usize>bins << 2);
+  const plane = <usize>bins << 2;
+  memory.fill(histPtr, 0, plane << 2);
+  const scale = <f64>bins;
+  const last = bins - 1;
   for (let y = 0; y < rows; y++) {
     const row = srcPtr + ((<usize>y * <usize>width) << 2);
-    for (let x = 0; x < width; x += step) {
-      const b = <i32>(<f64>load<f32>(row + (<usize>x << 2)) * <f64>bins);
-      const at = histPtr + (<usize>(b < bins - 1 ? b : bins - 1) << 2);
-      store<u32>(at, load<u32>(at) + 1);
+    let x = 0;
+    // Four histograms in turn, so that a run of one value does not wait on its own count; added up below.
+    for (; x + 3 * step < width; x += 4 * step) {
+      countBin(histPtr, row, x, scale, last);
+      countBin(histPtr + plane, row, x + step, scale, last);
+      countBin(histPtr + 2 * plane, row, x + 2 * step, scale, last);
+      countBin(histPtr + 3 * plane, row, x + 3 * step, scale, last);
     }
+    for (; x < width; x += step) countBin(histPtr, row, x, scale, last);
   }
+  for (let b: usize = 0; b < plane; b += 4) {
+    store<u32>(histPtr + b, load<u32>(histPtr + b) + load<u32>(histPtr + plane + b) + load<u32>(histPtr + 2 * plane + b) + load<u32>(histPtr + 3 * plane + b));
+  }
+}
+
+@inline function countBin(hist: usize, row: usize, x: i32, scale: f64, last: i32): void {
+  const b = <i32>(<f64>load<f32>(row + (<usize>x << 2)) * scale);
+  const at = hist + (<usize>(b < last ? b : last) << 2);
+  store<u32>(at, load<u32>(at) + 1);
 }
 
 /**
