@@ -35,7 +35,7 @@ interface GuidedJob {
 
 /**
  * Per row of the coefficient grid, the cells that can make an output above 0. The output is
- * a·I + b of a guide in 0..1, clamped at 0: it stays 0 where b + Σ max(a, 0) is below 0 for
+ * a·I + b of a guide in 0..1, clamped at 0: it stays 0 where a and b are all 0, or b + Σ max(a, 0) is below 0, for
  * every cell a pixel's taps read (a bilinear mix of cells is bounded by the largest bound),
  * with a margin far wider than the kernel's f32 rounding. Masks are 0 over most of a photo:
  * only the rest is evaluated.
@@ -50,6 +50,8 @@ function liveCells(a: Float32Array, b: Float32Array, width: number, height: numb
         g = a[i * 3 + 1]!,
         bl = a[i * 3 + 2]!,
         c = b[i]!;
+      // A cell of zeros gives 0 exactly (far from any sky, the filter's input is 0 throughout its windows).
+      if (r === 0 && g === 0 && bl === 0 && c === 0) continue;
       const top = c + Math.max(r, 0) + Math.max(g, 0) + Math.max(bl, 0);
       // NaN coefficients fail the test and count as live, as they are evaluated.
       if (top + 1e-5 * (1 + Math.abs(c) + Math.abs(r) + Math.abs(g) + Math.abs(bl)) <= 0) continue;

@@ -208,10 +208,11 @@ function matchTemplate(template: Image16, scene: Scene): Float32Array {
   });
   // Shared, so that the imaging threads can blend from it.
   const out = sharedFloat32(data.length);
+  const [red, green, blue] = tables as [Float32Array, Float32Array, Float32Array];
   for (let i = 0; i < data.length; i += 3) {
-    out[i] = tables[0]![data[i]!]!;
-    out[i + 1] = tables[1]![data[i + 1]!]!;
-    out[i + 2] = tables[2]![data[i + 2]!]!;
+    out[i] = red[data[i]!]!;
+    out[i + 1] = green[data[i + 1]!]!;
+    out[i + 2] = blue[data[i + 2]!]!;
   }
   return out;
 }
