@@ -250,7 +250,9 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
   const scale = Math.min(1, TEMPLATE_EDGE / Math.max(boundsWidth, boundsHeight));
-  const drawn = await renderSkyTemplate(template, Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
+  // A plain gradient is the same along a row: one column of it is the whole template, which the blend's taps read across.
+  const plain = template.origin === 'procedural' && !template.recipe.glow && !template.recipe.clouds;
+  const drawn = await renderSkyTemplate(template, plain ? 1 : Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
   const newSky = matchTemplate(drawn, scene);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
   const data = options.inPlace ? image.data : shareableUint16(width, height);
