@@ -4,7 +4,7 @@ import { analysisCopy } from '../../src/imaging/analysis-copy.js';
 import { shareJobs } from '../../src/imaging/bands.js';
 import { boxMean } from '../../src/imaging/filters/box.js';
 import { guidedFilterCoefficients } from '../../src/imaging/filters/guided.js';
-import { applyGuidedCoefficients, guidedMaskWithSpans } from '../../src/imaging/filters/guided-apply.js';
+import { applyGuidedCoefficients, guidedMaskWithSpans, guidedRegion } from '../../src/imaging/filters/guided-apply.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import { checkWithBandHelpers } from '../support/band-helpers.js';
 import { applyGuidedReference, boxMeanReference, guidedCoefficientsReference } from '../support/tools-reference.js';
@@ -131,6 +131,60 @@ describe('fast guided filter: the WebAssembly kernel against a double-precision 
         if (inside) assert.ok(Math.abs(out[i]! - reference[i]!) < 1e-5, `at ${x},${y}`);
         else assert.equal(out[i], 0, `at ${x},${y}`);
       }
+    }
+  });
+});
+
+describe('fast guided filter: cells that cannot lift the output above 0 are skipped', () => {
+  it('a mask of sky at the top right: the same values as evaluating every pixel', async () => {
+    const rand = seededRandom(23);
+    const width = 251,
+      height = 119;
+    const data = Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536));
+    const image = { width, height, data };
+    const cw = 31,
+      ch = 15;
+    // Sky cells up and to the right (b up to 1), dead cells elsewhere: b below 0 by more than a's lift, a few of a exactly 0,
+    // and one cell whose bound is a hair below 0 (kept live by the margin).
+    const a = new Float32Array(cw * ch * 3);
+    const b = new Float32Array(cw * ch);
+    for (let y = 0; y < ch; y++) {
+      for (let x = 0; x < cw; x++) {
+        const i = y * cw + x;
+        const sky = x > 8 + y && y < 9;
+        // The sky's edge: cells that lift a pixel a little above 0.
+        const edge = x === 8 + y && y < 9;
+        for (let c = 0; c < 3; c++) a[i * 3 + c] = sky || edge || (x + y) % 3 ? rand() * 0.4 - 0.2 : 0;
+        const lift = Math.max(0, a[i * 3]!) + Math.max(0, a[i * 3 + 1]!) + Math.max(0, a[i * 3 + 2]!);
+        b[i] = sky ? 0.6 + rand() * 0.5 : edge ? 0.02 - lift * rand() : -lift - rand() * 0.3;
+      }
+    }
+    b[12 * cw + 4] = -(Math.max(0, a[(12 * cw + 4) * 3]!) + Math.max(0, a[(12 * cw + 4) * 3 + 1]!) + Math.max(0, a[(12 * cw + 4) * 3 + 2]!)) - 1e-7;
+    const coefficients = { width: cw, height: ch, a, b };
+    const reference = applyGuidedReference(coefficients, image);
+    const out = await applyGuidedCoefficients(coefficients, image);
+    let max = 0;
+    for (let i = 0; i < out.length; i++) max = Math.max(max, Math.abs(out[i]! - reference[i]!));
+    assert.ok(max < 1e-5, `max difference ${max}`);
+    const zeros = reference.filter((v) => v === 0).length;
+    assert.ok(zeros > 0.5 * reference.length && zeros < reference.length, `${zeros} of ${reference.length} are 0: the case skips and evaluates`);
+    const { mask } = await guidedMaskWithSpans(coefficients, image);
+    assert.deepEqual(mask, out);
+  });
+
+  it('guidedRegion: the region of the full-size evaluation, at its own size', async () => {
+    const rand = seededRandom(29);
+    const width = 97,
+      height = 61;
+    const data = Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536));
+    const image = { width, height, data };
+    const coefficients = { width: 13, height: 9, a: Float32Array.from({ length: 13 * 9 * 3 }, () => rand() * 2 - 1), b: Float32Array.from({ length: 13 * 9 }, () => rand() * 1.5 - 0.25) };
+    const region = { x: 11, y: 7, width: 60, height: 40 };
+    const full = await applyGuidedCoefficients(coefficients, image, region);
+    const cropped = await guidedRegion(coefficients, image, region);
+    assert.equal(cropped.length, region.width * region.height);
+    for (let y = 0; y < region.height; y++) {
+      for (let x = 0; x < region.width; x++) assert.equal(cropped[y * region.width + x], full[(region.y + y) * width + region.x + x], `at ${x},${y}`);
     }
   });
 });

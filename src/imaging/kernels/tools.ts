@@ -357,8 +357,9 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
       }
       x = f64x2.pmin(f64x2.pmax(x, zero), lastXs);
       y = f64x2.pmin(f64x2.pmax(y, zero), lastYs);
-      const xi = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(x)), topX);
-      const yi = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(f64x2.floor(y)), topY);
+      // Clamped to 0 and above, the coordinates truncate to their floor.
+      const xi = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(x), topX);
+      const yi = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(y), topY);
       const fx = f32x4.demote_f64x2_zero(f64x2.sub(x, f64x2.convert_low_i32x4_s(xi)));
       const fy = f32x4.demote_f64x2_zero(f64x2.sub(y, f64x2.convert_low_i32x4_s(yi)));
       // Lanes (1 − fx, 1 − fx', fx, fx') times (1 − fy, …) and fy: the weights of the left/right taps above and below.

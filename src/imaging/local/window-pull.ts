@@ -2,8 +2,8 @@ import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy
 import { assertNumberInRange, invalidParameterError } from '../args.js';
 import { encodedToLinear, linearToSrgb16, luminance as luma, srgb16ToLinearLut } from '../colour.js';
 import { boxMean } from '../filters/box.js';
-import { guidedFilterCoefficients } from '../filters/guided.js';
-import { applyGuidedCoefficients } from '../filters/guided-apply.js';
+import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
+import { applyGuidedCoefficients, guidedRegion } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
 import { smoothstep } from '../math.js';
 import type { Box, Image16 } from '../types.js';
@@ -116,14 +116,22 @@ function around(windows: Box[], width: number, height: number): Box {
   return { x, y, width: right - x, height: bottom - y };
 }
 
-/** The windows at full size, and at analysis size as a 0/1 map (p). */
-async function findWindows(image: Image16, copy: AnalysisCopy): Promise<WindowMaskResult & { p: Float32Array }> {
+/** What the windows are: their boxes at full size, the guided filter that makes their mask, the part of the frame it covers, and their 0/1 map at analysis size (p). */
+interface FoundWindows {
+  windows: Box[];
+  coefficients: GuidedCoefficients | null;
+  /** The windows' bounds with their mask's margin (around): the mask is 0 beyond. */
+  region: Box;
+  p: Float32Array;
+}
+
+function findWindows(image: Image16, copy: AnalysisCopy): FoundWindows {
   const { inside, boxes } = blownWindows(copy);
   const { width, height } = image;
   // One pixel of dilation takes in the glow around the frame before the guided filter snaps the edge to the full-size image.
   const p = boxMean(Float32Array.from(inside), copy.width, copy.height, 1);
   for (let i = 0; i < p.length; i++) p[i] = p[i]! > 0 ? 1 : 0;
-  if (boxes.length === 0) return { mask: new Float32Array(width * height), width, height, windows: [], p };
+  if (boxes.length === 0) return { windows: [], coefficients: null, region: { x: 0, y: 0, width: 0, height: 0 }, p };
   const coefficients = guidedFilterCoefficients(copy.rgb, p, copy.width, copy.height, 3, 1e-3);
   const sx = width / copy.width,
     sy = height / copy.height;
@@ -132,13 +140,15 @@ async function findWindows(image: Image16, copy: AnalysisCopy): Promise<WindowMa
       y = Math.floor(b.y * sy);
     return { x, y, width: Math.min(width, Math.ceil((b.x + b.width) * sx)) - x, height: Math.min(height, Math.ceil((b.y + b.height) * sy)) - y };
   });
-  return { mask: await applyGuidedCoefficients(coefficients, image, around(windows, width, height)), width, height, windows, p };
+  return { windows, coefficients, region: around(windows, width, height), p };
 }
 
 /** Finds blown-out windows: near-clipped, bright regions, rectangular-ish and darker around. */
 export async function windowMask(image: Image16): Promise<WindowMaskResult> {
   assertImage16(image, 'image');
-  const { mask, width, height, windows } = await findWindows(image, await analysisCopy(image, ANALYSIS_EDGE));
+  const { width, height } = image;
+  const { windows, coefficients, region } = findWindows(image, await analysisCopy(image, ANALYSIS_EDGE));
+  const mask = coefficients ? await applyGuidedCoefficients(coefficients, image, region) : new Float32Array(width * height);
   return { mask, width, height, windows };
 }
 
@@ -213,26 +223,31 @@ export async function pullWindows(image: Image16, strength: number, options: { d
   }
   if (strength === 0) return image;
   const copy = options.analysis ?? (await analysisCopy(image, ANALYSIS_EDGE));
-  const { mask, windows, p } = await findWindows(image, copy);
-  if (windows.length === 0) return image;
+  const { windows, coefficients, region, p } = findWindows(image, copy);
+  if (windows.length === 0 || !coefficients) return image;
   const { width, height } = image;
+  // The mask over the windows' region alone, row-major at its width: 0 beyond it.
+  const mask = await guidedRegion(coefficients, image, region);
   const data = options.inPlace ? image.data : shareableCopy(image);
   const s = strength / 100;
   if (darkFrame) {
     const gain = viewGain(copy, await analysisCopy(darkFrame, ANALYSIS_EDGE), p);
     const lin = srgb16ToLinearLut();
-    for (let i = 0; i < mask.length; i++) {
-      const w = mask[i]! * s;
-      if (w === 0) continue;
-      for (let c = 0; c < 3; c++) {
-        const original = lin[data[i * 3 + c]!]!;
-        const view = shoulder(gain * lin[darkFrame.data[i * 3 + c]!]!);
-        data[i * 3 + c] = linearToSrgb16(original + w * (view - original));
+    for (let y = 0; y < region.height; y++) {
+      for (let x = 0; x < region.width; x++) {
+        const w = mask[y * region.width + x]! * s;
+        if (w === 0) continue;
+        const i = (region.y + y) * width + region.x + x;
+        for (let c = 0; c < 3; c++) {
+          const original = lin[data[i * 3 + c]!]!;
+          const view = shoulder(gain * lin[darkFrame.data[i * 3 + c]!]!);
+          data[i * 3 + c] = linearToSrgb16(original + w * (view - original));
+        }
       }
     }
     return { width, height, data };
   }
-  await compressWindowHighlights(image, data, mask, around(windows, width, height), copy, s);
+  await compressWindowHighlights(image, data, mask, region, copy, s);
   return { width, height, data };
 }
 
@@ -243,15 +258,15 @@ export async function pullWindows(image: Image16, strength: number, options: { d
  * to the power 1 + s, chroma kept.
  */
 async function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, region: Box, copy: AnalysisCopy, s: number): Promise<void> {
-  const base = await applyGuidedCoefficients(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image, region);
+  const base = await guidedRegion(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image, region);
   const lin = srgb16ToLinearLut();
   const { width } = image;
-  // The mask is 0 outside the region (findWindows evaluates it there only).
-  for (let y = region.y; y < region.y + region.height; y++) {
-    for (let i = y * width + region.x; i < y * width + region.x + region.width; i++) {
-      const w = mask[i]!;
+  // mask and base are the region's, row-major at its width.
+  for (let y = 0; y < region.height; y++) {
+    for (let x = 0, j = y * region.width, i = (region.y + y) * width + region.x; x < region.width; x++, i++, j++) {
+      const w = mask[j]!;
       if (w === 0) continue;
-      const b = Math.max(1e-4, base[i]!);
+      const b = Math.max(1e-4, base[j]!);
       const r = lin[data[i * 3]!]!,
         g = lin[data[i * 3 + 1]!]!,
         bl = lin[data[i * 3 + 2]!]!;

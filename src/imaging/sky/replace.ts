@@ -208,10 +208,11 @@ function matchTemplate(template: Image16, scene: Scene): Float32Array {
   });
   // Shared, so that the imaging threads can blend from it.
   const out = sharedFloat32(data.length);
+  const [red, green, blue] = tables as [Float32Array, Float32Array, Float32Array];
   for (let i = 0; i < data.length; i += 3) {
-    out[i] = tables[0]![data[i]!]!;
-    out[i + 1] = tables[1]![data[i + 1]!]!;
-    out[i + 2] = tables[2]![data[i + 2]!]!;
+    out[i] = red[data[i]!]!;
+    out[i + 1] = green[data[i + 1]!]!;
+    out[i + 2] = blue[data[i + 2]!]!;
   }
   return out;
 }
@@ -249,7 +250,9 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
   const scale = Math.min(1, TEMPLATE_EDGE / Math.max(boundsWidth, boundsHeight));
-  const drawn = await renderSkyTemplate(template, Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
+  // A plain gradient is the same along a row: one column of it is the whole template, which the blend's taps read across.
+  const plain = template.origin === 'procedural' && !template.recipe.glow && !template.recipe.clouds;
+  const drawn = await renderSkyTemplate(template, plain ? 1 : Math.max(1, Math.round(boundsWidth * scale)), Math.max(1, Math.round(boundsHeight * scale)));
   const newSky = matchTemplate(drawn, scene);
   const band = Math.max(1, HORIZON_BAND * boundsHeight);
   const data = options.inPlace ? image.data : shareableUint16(width, height);

@@ -161,6 +161,18 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
     const depth = 1 / (elevation + 0.12);
     const haze = Math.exp(-elevation * 9);
     const fadeIn = smoothstep(0, 0.06, elevation);
+    if (!glow && !clouds) {
+      // A plain gradient is the same along a row: encoded once, copied across.
+      const r = linearToSrgb16(base[0]!),
+        g = linearToSrgb16(base[1]!),
+        b = linearToSrgb16(base[2]!);
+      for (let o = y * width * 3, end = o + width * 3; o < end; o += 3) {
+        data[o] = r;
+        data[o + 1] = g;
+        data[o + 2] = b;
+      }
+      continue;
+    }
     for (let x = 0; x < width; x++) {
       const u = (x + 0.5) / width;
       colour.set(base);
