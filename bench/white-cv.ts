@@ -1,0 +1,205 @@
+/**
+ * `npm run white-cv` (after `npm run train`, whose cross-validated predictions it reads):
+ * the light of the learned automatic edit on npm run train's own draws and leave-photos-out
+ * folds (bench/autoedit/samples.ts), three ways: the shipped white (ridge bag and trees on
+ * the 150 features), the histogram light estimator (src/imaging/autoedit/light.ts, fitted
+ * here fold by fold, its penalties chosen by the same cross-validation) and a blend of the
+ * two weighted by their confidences. Prints RMSE of ln r/g and ln b/g, the median angular
+ * error of the light and the median ln-chroma distance, overall and on the undegraded draws.
+ * Fitting photos only (bench/autoedit/training-photos.ts); held-out photos are never read.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LIGHT_CHANNELS, LIGHT_SPEC, lightHistograms, lightScores, moments, softmax, type LightEstimate } from '../src/imaging/autoedit/light.js';
+import { TARGETS } from '../src/imaging/autoedit/model.js';
+import { inverseTargets, type Degradation } from './autoedit/degrade.js';
+import { forEachDraw } from './autoedit/draws.js';
+import { fitLight, gradientError, lightSample, predictSample, type LightPenalties, type LightSample } from './autoedit/light-fit.js';
+import { photoFolds } from './autoedit/samples.js';
+import { fittingPhotos } from './autoedit/training-photos.js';
+import { outDir } from './report.js';
+
+const started = Date.now();
+const log = (text: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(2)}] ${text}\n`);
+
+const photos = fittingPhotos({ extra: false });
+const CELLS = 32 * 32;
+
+interface Draw {
+  photo: number;
+  degradation: Degradation;
+  histograms: Float64Array[];
+}
+
+/** The histograms of every training draw, cached like npm run train's features. */
+async function draws(): Promise<Draw[]> {
+  const key = createHash('sha1')
+    .update(JSON.stringify(['light', LIGHT_SPEC, photos.map((p) => p.file), ...['./autoedit/degrade.js', './autoedit/draws.js', '../src/imaging/autoedit/light.js'].map((f) => fs.readFileSync(new URL(f, import.meta.url), 'utf8'))]))
+    .digest('hex')
+    .slice(0, 12);
+  const file = path.join(outDir, `autoedit-light-${key}`);
+  if (fs.existsSync(`${file}.json`)) {
+    const meta = JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as { photo: number; degradation: Degradation }[];
+    const buffer = fs.readFileSync(`${file}.bin`);
+    const all = new Float64Array(buffer.buffer, buffer.byteOffset, buffer.byteLength / 8);
+    log(`histograms from ${path.relative(process.cwd(), file)}.bin`);
+    return meta.map((m, i) => ({ ...m, histograms: Array.from({ length: LIGHT_CHANNELS }, (_, c) => all.slice((i * LIGHT_CHANNELS + c) * CELLS, (i * LIGHT_CHANNELS + c + 1) * CELLS)) }));
+  }
+  const out: Draw[] = [];
+  await forEachDraw(
+    photos,
+    (photo, degradation, preview) => out.push({ photo, degradation, histograms: lightHistograms(preview) }),
+    (photo) => log(`${photo.file}: drawn`),
+  );
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(`${file}.json`, JSON.stringify(out.map((d) => ({ photo: d.photo, degradation: d.degradation }))));
+  const all = new Float64Array(out.length * LIGHT_CHANNELS * CELLS);
+  for (const [i, d] of out.entries()) for (const [c, h] of d.histograms.entries()) all.set(h, (i * LIGHT_CHANNELS + c) * CELLS);
+  fs.writeFileSync(`${file}.bin`, Buffer.from(all.buffer));
+  return out;
+}
+
+const drawn = await draws();
+const U = TARGETS.indexOf('illuminantU');
+const V = TARGETS.indexOf('illuminantV');
+const truth = drawn.map((d) => {
+  const t = inverseTargets(d.degradation);
+  return [t.illuminantU, t.illuminantV] as [number, number];
+});
+const samples: LightSample[] = drawn.map((d, i) => lightSample(d.histograms, truth[i]![0], truth[i]![1]));
+const { order, folds } = photoFolds(photos.length);
+const rowsOf = (photoSet: readonly number[]) => photoSet.flatMap((p) => drawn.flatMap((d, r) => (d.photo === p ? [r] : [])));
+
+const probe = gradientError(samples.slice(0, 20), { filterSmooth: 1e-3, filterSize: 1e-4, biasSmooth: 1e-3, biasSize: 1e-4 }, Float64Array.from({ length: (LIGHT_CHANNELS + 1) * CELLS }, (_, k) => Math.sin(k)), [3, 700, 1500, 2100, 2900]);
+log(`gradient check: worst relative error ${probe.toExponential(2)}`);
+
+/** Out-of-fold estimates of every draw with the given penalties (each fold warm-started from the previous setting's fit of that fold). */
+const starts = new Map<number, Float64Array>();
+function crossValidate(p: LightPenalties): LightEstimate[] {
+  const out: LightEstimate[] = new Array(drawn.length);
+  for (const [fi, fold] of folds.entries()) {
+    const fit = fitLight(
+      rowsOf(order.filter((q) => !fold.includes(q))).map((r) => samples[r]!),
+      p,
+      starts.get(fi),
+    );
+    starts.set(fi, fit.x);
+    for (const r of rowsOf(fold)) out[r] = predictSample(samples[r]!, fit.x);
+  }
+  return out;
+}
+
+const rmse = (est: readonly (readonly number[])[], axis: 0 | 1) => Math.sqrt(est.reduce((s, e, r) => s + (e[axis]! - truth[r]![axis]) ** 2, 0) / est.length);
+const score = (est: readonly (readonly number[])[]) => rmse(est, 0) ** 2 + rmse(est, 1) ** 2;
+
+// Penalties: one coordinate at a time over a log grid, by the cross-validated squared error.
+let best: LightPenalties = { filterSmooth: 1e-4, filterSize: 1e-6, biasSmooth: 1e-4, biasSize: 1e-6 };
+let bestEstimates = crossValidate(best);
+let bestScore = score(bestEstimates.map((e) => e.mean));
+log(`penalties ${JSON.stringify(best)}: CV RMSE ${rmse(bestEstimates.map((e) => e.mean), 0).toFixed(4)} / ${rmse(bestEstimates.map((e) => e.mean), 1).toFixed(4)}`);
+for (const key of ['filterSmooth', 'biasSmooth', 'filterSize', 'biasSize'] as const)
+  for (const factor of [10, 0.1]) {
+    for (;;) {
+      const p = { ...best, [key]: best[key] * factor };
+      const e = crossValidate(p);
+      const s = score(e.map((x) => x.mean));
+      log(`penalties ${JSON.stringify(p)}: CV RMSE ${rmse(e.map((x) => x.mean), 0).toFixed(4)} / ${rmse(e.map((x) => x.mean), 1).toFixed(4)}`);
+      if (s >= bestScore) break;
+      [best, bestEstimates, bestScore] = [p, e, s];
+    }
+  }
+
+// The runtime's direct convolution must give what the fit's Fourier products give.
+const check = fitLight(samples.slice(0, 200), best, undefined, 20);
+let worstMismatch = 0;
+for (const r of [0, 50, 199]) {
+  const a = predictSample(samples[r]!, check.x).mean;
+  const b = moments(softmax(lightScores(drawn[r]!.histograms, check.weights))).mean;
+  worstMismatch = Math.max(worstMismatch, Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]));
+}
+log(`runtime against fit: largest difference ${worstMismatch.toExponential(2)} (rounded weights)`);
+
+// The shipped white's out-of-fold predictions, in npm run train's order (fold by fold, photo by photo).
+const shippedCv = JSON.parse(fs.readFileSync(path.join(outDir, 'autoedit-cv.json'), 'utf8')) as { targets: number[]; mean: number[]; spread: number[] }[];
+const cvOrder = folds.flatMap((fold) => rowsOf(fold));
+if (shippedCv.length !== drawn.length) throw new Error('autoedit-cv.json is not from these draws: run npm run train');
+const shipped: [number, number][] = new Array(drawn.length);
+const shippedSpread: [number, number][] = new Array(drawn.length);
+for (const [i, r] of cvOrder.entries()) {
+  const c = shippedCv[i]!;
+  if (Math.abs(c.targets[U]! - truth[r]![0]) > 1e-9 || Math.abs(c.targets[V]! - truth[r]![1]) > 1e-9) throw new Error('autoedit-cv.json does not match the draws: run npm run train');
+  shipped[r] = [c.mean[U]!, c.mean[V]!];
+  shippedSpread[r] = [c.spread[U]!, c.spread[V]!];
+}
+
+/**
+ * Each estimator's variance per axis, a + b·(its own confidence measure), a and b fitted by
+ * least squares of the squared error on the other folds' draws: the bag's spread², the
+ * softmax variance.
+ */
+function calibrated(measure: (r: number, axis: 0 | 1) => number, est: readonly (readonly number[])[], axis: 0 | 1, fold: readonly number[]): (r: number) => number {
+  const rows = rowsOf(order.filter((q) => !fold.includes(q)));
+  let n = 0;
+  let sx = 0;
+  let sy = 0;
+  let sxx = 0;
+  let sxy = 0;
+  for (const r of rows) {
+    const xv = measure(r, axis);
+    const yv = (est[r]![axis]! - truth[r]![axis]) ** 2;
+    n++;
+    sx += xv;
+    sy += yv;
+    sxx += xv * xv;
+    sxy += xv * yv;
+  }
+  const b = Math.max(0, (n * sxy - sx * sy) / Math.max(1e-300, n * sxx - sx * sx));
+  const a = Math.max(1e-6, (sy - b * sx) / n);
+  return (r) => a + b * measure(r, axis);
+}
+const ours = bestEstimates.map((e) => e.mean);
+const blend: [number, number][] = new Array(drawn.length);
+for (const fold of folds) {
+  const vs = ([0, 1] as const).map((axis) => calibrated((r, a) => shippedSpread[r]![a]! ** 2, shipped, axis, fold));
+  const vo = ([0, 1] as const).map((axis) => calibrated((r, a) => bestEstimates[r]!.covariance[a === 0 ? 0 : 2], ours, axis, fold));
+  for (const r of rowsOf(fold))
+    blend[r] = [0, 1].map((axis) => {
+      const ws = 1 / vs[axis]!(r);
+      const wo = 1 / vo[axis]!(r);
+      return (ws * shipped[r]![axis]! + wo * ours[r]![axis]!) / (ws + wo);
+    }) as [number, number];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+/** Angle in degrees between the lights as linear RGB (e^u, 1, e^v). */
+const angle = (a: readonly number[], b: readonly number[]) => {
+  const x = [Math.exp(a[0]!), 1, Math.exp(a[1]!)];
+  const y = [Math.exp(b[0]!), 1, Math.exp(b[1]!)];
+  const c = (x[0]! * y[0]! + x[1]! * y[1]! + x[2]! * y[2]!) / (Math.hypot(...x) * Math.hypot(...y));
+  return (Math.acos(Math.min(1, c)) * 180) / Math.PI;
+};
+const undegraded = drawn.flatMap((d, r) => (d.degradation.kelvin === 6500 && d.degradation.tint === 0 && d.degradation.saturation === 1 ? [r] : []));
+const neutral = drawn.flatMap((d, r) => (Object.values(d.degradation).join() === '0,6500,0,1,1,1,0' ? [r] : []));
+const row = (name: string, est: readonly (readonly number[])[]) => {
+  const all = est.map((_, r) => r);
+  const on = (rows: number[]) => rows.map((r) => est[r]!);
+  const meanOf = (rows: number[], axis: 0 | 1) => rows.reduce((s, r) => s + est[r]![axis]!, 0) / rows.length;
+  return `| ${name} | ${rmse(est, 0).toFixed(4)} | ${rmse(est, 1).toFixed(4)} | ${median(all.map((r) => angle(est[r]!, truth[r]!))).toFixed(2)}° | ${median(all.map((r) => Math.hypot(est[r]![0]! - truth[r]![0], est[r]![1]! - truth[r]![1]))).toFixed(4)} | ${Math.sqrt(on(undegraded).reduce((s, e, i) => s + (e[0]! - truth[undegraded[i]!]![0]) ** 2 + (e[1]! - truth[undegraded[i]!]![1]) ** 2, 0) / undegraded.length).toFixed(4)} | ${meanOf(neutral, 0).toFixed(3)}, ${meanOf(neutral, 1).toFixed(3)} |`;
+};
+log(`chosen penalties ${JSON.stringify(best)}`);
+process.stdout.write(
+  [
+    `\nLight of ${drawn.length} draws of ${photos.length} fitting photos, ${folds.length}-fold leave-photos-out (npm run train's folds):\n`,
+    '| estimator | RMSE ln r/g | RMSE ln b/g | median angular error | median ln-chroma error | RMSE, white undegraded | mean estimate, undegraded draws |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    row('shipped (ridge bag + trees)', shipped),
+    row('histogram (FFCC-style)', ours),
+    row('blend by confidence', blend),
+    `\n${undegraded.length} draws with the white undegraded, ${neutral.length} wholly undegraded.\n`,
+  ].join('\n'),
+);
