@@ -8,15 +8,13 @@
  * error of the light and the median ln-chroma distance, overall and on the undegraded draws.
  * Fitting photos only (bench/autoedit/training-photos.ts); held-out photos are never read.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LIGHT_CHANNELS, LIGHT_SPEC, lightHistograms, lightScores, moments, softmax, type LightEstimate } from '../src/imaging/autoedit/light.js';
+import { LIGHT_CHANNELS, blendedWhite, lightScores, moments, softmax, type LightEstimate } from '../src/imaging/autoedit/light.js';
 import { TARGETS } from '../src/imaging/autoedit/model.js';
-import { inverseTargets, type Degradation } from './autoedit/degrade.js';
-import { forEachDraw } from './autoedit/draws.js';
-import { fitLight, gradientError, lightSample, predictSample, type LightPenalties, type LightSample } from './autoedit/light-fit.js';
+import { fitLight, gradientError, predictSample, type LightPenalties } from './autoedit/light-fit.js';
+import { LIGHT_PENALTIES, calibrateBlend, crossValidateLight, lightDraws } from './autoedit/light-train.js';
 import { photoFolds } from './autoedit/samples.js';
 import { fittingPhotos } from './autoedit/training-photos.js';
 import { outDir } from './report.js';
@@ -25,97 +23,59 @@ const started = Date.now();
 const log = (text: string) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(2)}] ${text}\n`);
 
 const photos = fittingPhotos({ extra: false });
-const CELLS = 32 * 32;
-
-interface Draw {
-  photo: number;
-  degradation: Degradation;
-  histograms: Float64Array[];
-}
-
-/** The histograms of every training draw, cached like npm run train's features. */
-async function draws(): Promise<Draw[]> {
-  const key = createHash('sha1')
-    .update(JSON.stringify(['light', LIGHT_SPEC, photos.map((p) => p.file), ...['./autoedit/degrade.js', './autoedit/draws.js', '../src/imaging/autoedit/light.js'].map((f) => fs.readFileSync(new URL(f, import.meta.url), 'utf8'))]))
-    .digest('hex')
-    .slice(0, 12);
-  const file = path.join(outDir, `autoedit-light-${key}`);
-  if (fs.existsSync(`${file}.json`)) {
-    const meta = JSON.parse(fs.readFileSync(`${file}.json`, 'utf8')) as { photo: number; degradation: Degradation }[];
-    const buffer = fs.readFileSync(`${file}.bin`);
-    const all = new Float64Array(buffer.buffer, buffer.byteOffset, buffer.byteLength / 8);
-    log(`histograms from ${path.relative(process.cwd(), file)}.bin`);
-    return meta.map((m, i) => ({ ...m, histograms: Array.from({ length: LIGHT_CHANNELS }, (_, c) => all.slice((i * LIGHT_CHANNELS + c) * CELLS, (i * LIGHT_CHANNELS + c + 1) * CELLS)) }));
-  }
-  const out: Draw[] = [];
-  await forEachDraw(
-    photos,
-    (photo, degradation, preview) => out.push({ photo, degradation, histograms: lightHistograms(preview) }),
-    (photo) => log(`${photo.file}: drawn`),
-  );
-  fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(`${file}.json`, JSON.stringify(out.map((d) => ({ photo: d.photo, degradation: d.degradation }))));
-  const all = new Float64Array(out.length * LIGHT_CHANNELS * CELLS);
-  for (const [i, d] of out.entries()) for (const [c, h] of d.histograms.entries()) all.set(h, (i * LIGHT_CHANNELS + c) * CELLS);
-  fs.writeFileSync(`${file}.bin`, Buffer.from(all.buffer));
-  return out;
-}
-
-const drawn = await draws();
+const drawn = await lightDraws(photos, log);
+const truth = drawn.map((d) => d.truth);
 const U = TARGETS.indexOf('illuminantU');
 const V = TARGETS.indexOf('illuminantV');
-const truth = drawn.map((d) => {
-  const t = inverseTargets(d.degradation);
-  return [t.illuminantU, t.illuminantV] as [number, number];
-});
-const samples: LightSample[] = drawn.map((d, i) => lightSample(d.histograms, truth[i]![0], truth[i]![1]));
 const { order, folds } = photoFolds(photos.length);
 const rowsOf = (photoSet: readonly number[]) => photoSet.flatMap((p) => drawn.flatMap((d, r) => (d.photo === p ? [r] : [])));
 
-const probe = gradientError(samples.slice(0, 20), { filterSmooth: 1e-3, filterSize: 1e-4, biasSmooth: 1e-3, biasSize: 1e-4 }, Float64Array.from({ length: (LIGHT_CHANNELS + 1) * CELLS }, (_, k) => Math.sin(k)), [3, 700, 1500, 2100, 2900]);
+const probe = gradientError(
+  drawn.slice(0, 20).map((d) => d.sample),
+  { filterSmooth: 1e-3, filterSize: 1e-4, biasSmooth: 1e-3, biasSize: 1e-4 },
+  Float64Array.from({ length: (LIGHT_CHANNELS + 1) * 1024 }, (_, k) => Math.sin(k)),
+  [3, 700, 1500, 2100, 2900],
+);
 log(`gradient check: worst relative error ${probe.toExponential(2)}`);
 
-/** Out-of-fold estimates of every draw with the given penalties (each fold warm-started from the previous setting's fit of that fold). */
 const starts = new Map<number, Float64Array>();
-function crossValidate(p: LightPenalties): LightEstimate[] {
-  const out: LightEstimate[] = new Array(drawn.length);
-  for (const [fi, fold] of folds.entries()) {
-    const fit = fitLight(
-      rowsOf(order.filter((q) => !fold.includes(q))).map((r) => samples[r]!),
-      p,
-      starts.get(fi),
-    );
-    starts.set(fi, fit.x);
-    for (const r of rowsOf(fold)) out[r] = predictSample(samples[r]!, fit.x);
-  }
-  return out;
-}
+const crossValidate = (p: LightPenalties): LightEstimate[] => crossValidateLight(drawn, folds, p, starts, log).estimates;
 
 const rmse = (est: readonly (readonly number[])[], axis: 0 | 1) => Math.sqrt(est.reduce((s, e, r) => s + (e[axis]! - truth[r]![axis]) ** 2, 0) / est.length);
 const score = (est: readonly (readonly number[])[]) => rmse(est, 0) ** 2 + rmse(est, 1) ** 2;
+const both = (estimates: readonly LightEstimate[]) => {
+  const means = estimates.map((e) => e.mean);
+  return `${rmse(means, 0).toFixed(4)} / ${rmse(means, 1).toFixed(4)}`;
+};
 
-// Penalties: one coordinate at a time over a log grid, by the cross-validated squared error.
-let best: LightPenalties = { filterSmooth: 1e-4, filterSize: 1e-6, biasSmooth: 1e-4, biasSize: 1e-6 };
+// Penalties: the smoothness of the filters, then of the bias, over a log grid by the cross-validated squared error; the sizes fixed small (they pin the constant a softmax ignores).
+const search = process.argv.includes('--search');
+let best: LightPenalties = LIGHT_PENALTIES;
 let bestEstimates = crossValidate(best);
 let bestScore = score(bestEstimates.map((e) => e.mean));
-log(`penalties ${JSON.stringify(best)}: CV RMSE ${rmse(bestEstimates.map((e) => e.mean), 0).toFixed(4)} / ${rmse(bestEstimates.map((e) => e.mean), 1).toFixed(4)}`);
-for (const key of ['filterSmooth', 'biasSmooth', 'filterSize', 'biasSize'] as const)
+log(`penalties ${JSON.stringify(best)}: CV RMSE ${both(bestEstimates)}`);
+for (const key of search ? (['filterSmooth', 'biasSmooth'] as const) : [])
   for (const factor of [10, 0.1]) {
     for (;;) {
       const p = { ...best, [key]: best[key] * factor };
       const e = crossValidate(p);
       const s = score(e.map((x) => x.mean));
-      log(`penalties ${JSON.stringify(p)}: CV RMSE ${rmse(e.map((x) => x.mean), 0).toFixed(4)} / ${rmse(e.map((x) => x.mean), 1).toFixed(4)}`);
+      log(`penalties ${JSON.stringify(p)}: CV RMSE ${both(e)}`);
       if (s >= bestScore) break;
       [best, bestEstimates, bestScore] = [p, e, s];
     }
   }
 
 // The runtime's direct convolution must give what the fit's Fourier products give.
-const check = fitLight(samples.slice(0, 200), best, undefined, 20);
+const check = fitLight(
+  drawn.slice(0, 200).map((d) => d.sample),
+  best,
+  undefined,
+  20,
+);
 let worstMismatch = 0;
 for (const r of [0, 50, 199]) {
-  const a = predictSample(samples[r]!, check.x).mean;
+  const a = predictSample(drawn[r]!.sample, check.x).mean;
   const b = moments(softmax(lightScores(drawn[r]!.histograms, check.weights))).mean;
   worstMismatch = Math.max(worstMismatch, Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]));
 }
@@ -134,42 +94,13 @@ for (const [i, r] of cvOrder.entries()) {
   shippedSpread[r] = [c.spread[U]!, c.spread[V]!];
 }
 
-/**
- * Each estimator's variance per axis, a + b·(its own confidence measure), a and b fitted by
- * least squares of the squared error on the other folds' draws: the bag's spread², the
- * softmax variance.
- */
-function calibrated(measure: (r: number, axis: 0 | 1) => number, est: readonly (readonly number[])[], axis: 0 | 1, fold: readonly number[]): (r: number) => number {
-  const rows = rowsOf(order.filter((q) => !fold.includes(q)));
-  let n = 0;
-  let sx = 0;
-  let sy = 0;
-  let sxx = 0;
-  let sxy = 0;
-  for (const r of rows) {
-    const xv = measure(r, axis);
-    const yv = (est[r]![axis]! - truth[r]![axis]) ** 2;
-    n++;
-    sx += xv;
-    sy += yv;
-    sxx += xv * xv;
-    sxy += xv * yv;
-  }
-  const b = Math.max(0, (n * sxy - sx * sy) / Math.max(1e-300, n * sxx - sx * sx));
-  const a = Math.max(1e-6, (sy - b * sx) / n);
-  return (r) => a + b * measure(r, axis);
-}
+// The blend of each fold weighed by what the other folds' out-of-fold errors say of each estimator's doubt.
 const ours = bestEstimates.map((e) => e.mean);
+const features = shipped.map((mean, r) => ({ mean, spread: shippedSpread[r]! }));
 const blend: [number, number][] = new Array(drawn.length);
 for (const fold of folds) {
-  const vs = ([0, 1] as const).map((axis) => calibrated((r, a) => shippedSpread[r]![a]! ** 2, shipped, axis, fold));
-  const vo = ([0, 1] as const).map((axis) => calibrated((r, a) => bestEstimates[r]!.covariance[a === 0 ? 0 : 2], ours, axis, fold));
-  for (const r of rowsOf(fold))
-    blend[r] = [0, 1].map((axis) => {
-      const ws = 1 / vs[axis]!(r);
-      const wo = 1 / vo[axis]!(r);
-      return (ws * shipped[r]![axis]! + wo * ours[r]![axis]!) / (ws + wo);
-    }) as [number, number];
+  const calibration = calibrateBlend(rowsOf(order.filter((q) => !fold.includes(q))), drawn, features, bestEstimates);
+  for (const r of rowsOf(fold)) blend[r] = blendedWhite(features[r]!, bestEstimates[r]!, calibration).mean;
 }
 
 const median = (xs: number[]) => {

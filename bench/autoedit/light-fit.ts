@@ -12,28 +12,43 @@ import { LIGHT_BINS, LIGHT_CELL, LIGHT_CHANNELS, LIGHT_ORIGIN, LIGHT_SPEC, momen
 const N = LIGHT_BINS;
 const CELLS = N * N;
 
-/** In-place radix-2 FFT of one line of n complex values at re/im[offset + k·stride]. */
+/** The cell of frequency −k for each k. */
+const NEGATIVE = Uint16Array.from({ length: CELLS }, (_, k) => ((N - Math.floor(k / N)) % N) * N + ((N - (k % N)) % N));
+
+/** Bit reversal of 0…N−1 and the twiddle factors, computed once. */
+const REVERSED = Uint16Array.from({ length: N }, (_, i) => {
+  let r = 0;
+  for (let bit = 1, j = i; bit < N; bit <<= 1, j >>= 1) r = (r << 1) | (j & 1);
+  return r;
+});
+const COS = Float64Array.from({ length: N / 2 }, (_, k) => Math.cos((2 * Math.PI * k) / N));
+const SIN = Float64Array.from({ length: N / 2 }, (_, k) => Math.sin((2 * Math.PI * k) / N));
+
+/** In-place radix-2 FFT of one line of N complex values at re/im[offset + k·stride]. */
 function fft1(re: Float64Array, im: Float64Array, offset: number, stride: number, inverse: boolean): void {
-  const n = N;
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
+  for (let i = 1; i < N; i++) {
+    const j = REVERSED[i]!;
     if (i < j) {
       const a = offset + i * stride;
       const b = offset + j * stride;
-      [re[a], re[b]] = [re[b]!, re[a]!];
-      [im[a], im[b]] = [im[b]!, im[a]!];
+      const tr = re[a]!;
+      const ti = im[a]!;
+      re[a] = re[b]!;
+      im[a] = im[b]!;
+      re[b] = tr;
+      im[b] = ti;
     }
   }
-  for (let len = 2; len <= n; len <<= 1) {
-    const angle = ((inverse ? 2 : -2) * Math.PI) / len;
-    for (let i = 0; i < n; i += len)
-      for (let k = 0; k < len / 2; k++) {
-        const wr = Math.cos(angle * k);
-        const wi = Math.sin(angle * k);
+  const sign = inverse ? 1 : -1;
+  for (let len = 2; len <= N; len <<= 1) {
+    const half = len >> 1;
+    const step = N / len;
+    for (let i = 0; i < N; i += len)
+      for (let k = 0; k < half; k++) {
+        const wr = COS[k * step]!;
+        const wi = sign * SIN[k * step]!;
         const a = offset + (i + k) * stride;
-        const b = offset + (i + k + len / 2) * stride;
+        const b = a + half * stride;
         const xr = re[b]! * wr - im[b]! * wi;
         const xi = re[b]! * wi + im[b]! * wr;
         re[b] = re[a]! - xr;
@@ -149,33 +164,76 @@ function spectraOf(x: Float64Array): { re: Float64Array[]; im: Float64Array[] } 
 /** Mean cross-entropy over the samples plus the penalties, and its gradient. */
 function objective(x: Float64Array, samples: readonly LightSample[], p: LightPenalties): { value: number; grad: Float64Array } {
   const grad = new Float64Array(PARAMS);
-  const { re: fr, im: fi } = spectraOf(x);
+  const { re: filterRe, im: filterIm } = spectraOf(x);
   const bias = x.subarray(LIGHT_CHANNELS * CELLS);
   const accRe = Array.from({ length: LIGHT_CHANNELS }, () => new Float64Array(CELLS));
   const accIm = Array.from({ length: LIGHT_CHANNELS }, () => new Float64Array(CELLS));
   const re = new Float64Array(CELLS);
   const im = new Float64Array(CELLS);
+  const scores = [new Float64Array(CELLS), new Float64Array(CELLS)];
   let loss = 0;
   const inv = 1 / samples.length;
-  for (const sample of samples) {
-    const prob = softmax(scoresOf(sample, fr, fi, bias, re, im));
+  // Two draws per complex transform: their score maps are real, so one goes in the real part, one in the imaginary.
+  for (let first = 0; first < samples.length; first += 2) {
+    const pair = samples.slice(first, first + 2);
+    re.fill(0);
+    im.fill(0);
+    for (const [j, sample] of pair.entries())
+      for (let c = 0; c < LIGHT_CHANNELS; c++) {
+        const h = sample.spectra[c]!;
+        const fr = filterRe[c]!;
+        const fi = filterIm[c]!;
+        for (let k = 0; k < CELLS; k++) {
+          const pr = h.re[k]! * fr[k]! - h.im[k]! * fi[k]!;
+          const pi = h.re[k]! * fi[k]! + h.im[k]! * fr[k]!;
+          // Spectrum of the first plus i times that of the second.
+          if (j === 0) {
+            re[k]! += pr;
+            im[k]! += pi;
+          } else {
+            re[k]! -= pi;
+            im[k]! += pr;
+          }
+        }
+      }
+    fft2(re, im, true);
+    for (const [j, sample] of pair.entries()) {
+      const sj = scores[j]!;
+      const part = j === 0 ? re : im;
+      for (let k = 0; k < CELLS; k++) sj[k] = part[k]! + bias[k]!;
+      softmax(sj);
+      for (let k = 0; k < CELLS; k++) {
+        const t = sample.target[k]!;
+        if (t > 0) loss -= inv * t * Math.log(Math.max(1e-300, sj[k]!));
+        const g = inv * (sj[k]! - t);
+        grad[LIGHT_CHANNELS * CELLS + k]! += g;
+        sj[k] = g;
+      }
+    }
     for (let k = 0; k < CELLS; k++) {
-      const t = sample.target[k]!;
-      if (t > 0) loss -= inv * t * Math.log(Math.max(1e-300, prob[k]!));
-      const g = inv * (prob[k]! - t);
-      grad[LIGHT_CHANNELS * CELLS + k]! += g;
-      re[k] = g;
-      im[k] = 0;
+      re[k] = scores[0]![k]!;
+      im[k] = pair.length > 1 ? scores[1]![k]! : 0;
     }
     fft2(re, im);
-    // The gradient of a circular convolution's filter is the correlation with the histogram: conj(Ĥ)·Ĝ.
-    for (let c = 0; c < LIGHT_CHANNELS; c++) {
-      const h = sample.spectra[c]!;
-      const ar = accRe[c]!;
-      const ai = accIm[c]!;
-      for (let k = 0; k < CELLS; k++) {
-        ar[k]! += h.re[k]! * re[k]! + h.im[k]! * im[k]!;
-        ai[k]! += h.re[k]! * im[k]! - h.im[k]! * re[k]!;
+    for (let k = 0; k < CELLS; k++) {
+      // Separate the two spectra: G₁ = (Z[k] + conj Z[−k]) / 2, G₂ = (Z[k] − conj Z[−k]) / 2i.
+      const m = NEGATIVE[k]!;
+      const g1r = (re[k]! + re[m]!) / 2;
+      const g1i = (im[k]! - im[m]!) / 2;
+      const g2r = (im[k]! + im[m]!) / 2;
+      const g2i = (re[m]! - re[k]!) / 2;
+      // The gradient of a circular convolution's filter is the correlation with the histogram: conj(Ĥ)·Ĝ.
+      for (let c = 0; c < LIGHT_CHANNELS; c++) {
+        const h = pair[0]!.spectra[c]!;
+        let ar = h.re[k]! * g1r + h.im[k]! * g1i;
+        let ai = h.re[k]! * g1i - h.im[k]! * g1r;
+        if (pair.length > 1) {
+          const h2 = pair[1]!.spectra[c]!;
+          ar += h2.re[k]! * g2r + h2.im[k]! * g2i;
+          ai += h2.re[k]! * g2i - h2.im[k]! * g2r;
+        }
+        accRe[c]![k]! += ar;
+        accIm[c]![k]! += ai;
       }
     }
   }
@@ -203,12 +261,14 @@ const dot = (a: Float64Array, b: Float64Array) => {
 };
 
 /** L-BFGS (memory 10) with an Armijo backtracking line search, from x0; stops when the objective changes by less than tol relative. */
-function lbfgs(f: (x: Float64Array) => { value: number; grad: Float64Array }, x0: Float64Array, maxIterations: number, tol = 1e-7): Float64Array {
+function lbfgs(f: (x: Float64Array) => { value: number; grad: Float64Array }, x0: Float64Array, maxIterations: number, tol: number): { x: Float64Array; iterations: number; evaluations: number; value: number } {
   let x = Float64Array.from(x0);
   let { value, grad } = f(x);
+  let evaluations = 1;
+  let it = 0;
   const ss: Float64Array[] = [];
   const ys: Float64Array[] = [];
-  for (let it = 0; it < maxIterations; it++) {
+  for (; it < maxIterations; it++) {
     const q = Float64Array.from(grad);
     const alphas: number[] = [];
     for (let i = ss.length - 1; i >= 0; i--) {
@@ -231,6 +291,7 @@ function lbfgs(f: (x: Float64Array) => { value: number; grad: Float64Array }, x0
     for (let tries = 0; tries < 30; tries++, step /= 2) {
       next = Float64Array.from(x, (v, k) => v - step * q[k]!);
       trial = f(next);
+      evaluations++;
       if (trial.value <= value + 1e-4 * step * slope) break;
     }
     if (trial.value > value) break;
@@ -249,20 +310,27 @@ function lbfgs(f: (x: Float64Array) => { value: number; grad: Float64Array }, x0
     ({ value, grad } = trial);
     if (change < tol) break;
   }
-  return x;
+  return { x, iterations: it, evaluations, value };
 }
 
 export interface LightFit {
   weights: LightWeights;
+  iterations: number;
+  evaluations: number;
+  /** The objective at the end. */
+  value: number;
   /** Parameters as one vector, to start a nearby fit from. */
   x: Float64Array;
 }
 
-export function fitLight(samples: readonly LightSample[], penalties: LightPenalties, start?: Float64Array, maxIterations = 200): LightFit {
-  const x = lbfgs((v) => objective(v, samples, penalties), start ?? new Float64Array(PARAMS), maxIterations);
+export function fitLight(samples: readonly LightSample[], penalties: LightPenalties, start?: Float64Array, maxIterations = 150, tol = 1e-6): LightFit {
+  const { x, iterations, evaluations, value } = lbfgs((v) => objective(v, samples, penalties), start ?? new Float64Array(PARAMS), maxIterations, tol);
   const round = (v: number) => Number(v.toPrecision(5));
   return {
     x,
+    iterations,
+    evaluations,
+    value,
     weights: {
       spec: LIGHT_SPEC,
       filters: Array.from({ length: LIGHT_CHANNELS }, (_, c) => Array.from(x.subarray(c * CELLS, (c + 1) * CELLS), round)),

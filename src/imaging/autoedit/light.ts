@@ -161,3 +161,32 @@ export function estimateLight(preview: LinearImage, weights: LightWeights): Ligh
   if (weights.spec !== LIGHT_SPEC) throw new Error(`light weights were trained on "${weights.spec}", this build computes "${LIGHT_SPEC}": run npm run train`);
   return moments(softmax(lightScores(lightHistograms(preview), weights)));
 }
+
+/**
+ * How the light estimate and the feature model's white are weighed together: per axis
+ * (ln r/g, ln b/g), each one's variance as a + b·(its own measure of doubt) — the bag's
+ * spread² for the feature model, the softmax variance for the histograms — a and b fitted
+ * by least squares to the squared errors of cross-validation (npm run train).
+ */
+export interface LightBlend {
+  features: [number, number][];
+  light: [number, number][];
+}
+
+export interface LightModel {
+  weights: LightWeights;
+  blend: LightBlend;
+}
+
+/** The two whites weighed by the inverse of their variances; the spread becomes the blend's standard deviation. */
+export function blendedWhite(features: { mean: [number, number]; spread: [number, number] }, light: LightEstimate, blend: LightBlend): { mean: [number, number]; spread: [number, number] } {
+  const axis = (k: 0 | 1): [number, number] => {
+    const [fa, fb] = blend.features[k]!;
+    const [la, lb] = blend.light[k]!;
+    const wf = 1 / (fa + fb * features.spread[k] ** 2);
+    const wl = 1 / (la + lb * light.covariance[k === 0 ? 0 : 2]);
+    return [(wf * features.mean[k] + wl * light.mean[k]) / (wf + wl), Math.sqrt(1 / (wf + wl))];
+  };
+  const [u, v] = [axis(0), axis(1)];
+  return { mean: [u[0], v[0]], spread: [u[1], v[1]] };
+}
