@@ -3,8 +3,9 @@
  * the light of the learned automatic edit on npm run train's own draws and leave-photos-out
  * folds (bench/autoedit/samples.ts), three ways: the shipped white (ridge bag and trees on
  * the 150 features), the histogram light estimator (src/imaging/autoedit/light.ts, fitted
- * here fold by fold, its penalties chosen by the same cross-validation) and a blend of the
- * two weighted by their confidences. Prints RMSE of ln r/g and ln b/g, the median angular
+ * here fold by fold with the penalties of bench/autoedit/light-train.ts; `-- --search` searches
+ * them again by the same cross-validation) and a blend of the two weighted by their confidences,
+ * each fold's blend calibrated on the other folds' errors. Prints RMSE of ln r/g and ln b/g, the median angular
  * error of the light and the median ln-chroma distance, overall and on the undegraded draws.
  * Fitting photos only (bench/autoedit/training-photos.ts); held-out photos are never read.
  */

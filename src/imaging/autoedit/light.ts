@@ -16,9 +16,9 @@ export const LIGHT_BINS = 32;
 /** The window of ln(r/g) and ln(b/g): its origin and the width of a cell, per axis. */
 export const LIGHT_ORIGIN: readonly [number, number] = [-0.9, -3.1];
 export const LIGHT_CELL: readonly [number, number] = [2.8 / LIGHT_BINS, 4 / LIGHT_BINS];
-/** Histograms: the pixels, and their local absolute deviation. */
-export const LIGHT_CHANNELS = 2;
-export const LIGHT_SPEC = `ffcc${LIGHT_BINS}@${LIGHT_ORIGIN.join(',')}/${LIGHT_CELL.map((c) => c.toFixed(5)).join(',')}+pixels+deviation-v1`;
+/** Histograms: the pixels, their local absolute deviation, and the pixels weighted by luminance² (the brightest surfaces are most often white or grey). */
+export const LIGHT_CHANNELS = 3;
+export const LIGHT_SPEC = `ffcc${LIGHT_BINS}@${LIGHT_ORIGIN.join(',')}/${LIGHT_CELL.map((c) => c.toFixed(5)).join(',')}+pixels+deviation+bright-v1`;
 
 const EPS = 1e-4;
 /** As in features.ts: darker pixels are chroma noise, brighter ones lie about their colour. */
@@ -67,13 +67,14 @@ function normalise(hist: Float64Array): Float64Array {
 
 /**
  * The histograms of a preview, each summing to 1: pixels of usable brightness, one count
- * each, and the local absolute deviation (mean difference to the 4 neighbours per channel),
+ * each, the same weighted by luminance², and the local absolute deviation (mean difference to the 4 neighbours per channel),
  * whose chroma the light shifts alike while edges between surfaces cancel much of their colour.
  */
 export function lightHistograms(preview: LinearImage): Float64Array[] {
   const { width, height, data } = preview;
   const pixels = new Float64Array(LIGHT_BINS * LIGHT_BINS);
   const deviation = new Float64Array(LIGHT_BINS * LIGHT_BINS);
+  const bright = new Float64Array(LIGHT_BINS * LIGHT_BINS);
   const at = (x: number, y: number, c: number) => Math.max(0, data[(y * width + x) * 3 + c]!);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
@@ -82,7 +83,13 @@ export function lightHistograms(preview: LinearImage): Float64Array[] {
       const b = at(x, y, 2);
       const mx = Math.max(r, g, b);
       if (mx > CLIP) continue;
-      if (LUMA_R * r + LUMA_G * g + LUMA_B * b > DARK) splat(pixels, Math.log((r + EPS) / (g + EPS)), Math.log((b + EPS) / (g + EPS)), 1);
+      const l = LUMA_R * r + LUMA_G * g + LUMA_B * b;
+      if (l > DARK) {
+        const u = Math.log((r + EPS) / (g + EPS));
+        const v = Math.log((b + EPS) / (g + EPS));
+        splat(pixels, u, v, 1);
+        splat(bright, u, v, l * l);
+      }
       if (x === 0 || y === 0 || x + 1 === width || y + 1 === height) continue;
       const d = [0, 0, 0];
       for (let c = 0; c < 3; c++) {
@@ -91,7 +98,7 @@ export function lightHistograms(preview: LinearImage): Float64Array[] {
       }
       if (LUMA_R * d[0]! + LUMA_G * d[1]! + LUMA_B * d[2]! > DARK * 0.5) splat(deviation, Math.log((d[0]! + EPS) / (d[1]! + EPS)), Math.log((d[2]! + EPS) / (d[1]! + EPS)), 1);
     }
-  return [normalise(pixels), normalise(deviation)];
+  return [normalise(pixels), normalise(deviation), normalise(bright)];
 }
 
 /** Centre of cell i along an axis. */
