@@ -24,9 +24,6 @@ import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
 import { BOOST, boost } from './autoedit/trees.js';
 import { outDir, projectRoot } from './report.js';
 import { FOLDS, TRAINING_SEED, photoFolds, standardise } from './autoedit/samples.js';
-import { blendedWhite, type LightModel, type LightWeights } from '../src/imaging/autoedit/light.js';
-import { fitLight } from './autoedit/light-fit.js';
-import { LIGHT_PENALTIES, calibrateBlend, crossValidateLight, lightDraws } from './autoedit/light-train.js';
 
 const BAGS = 8;
 const LAMBDAS = [1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10, 30, 100];
@@ -159,7 +156,6 @@ for (const [fi, fold] of folds.entries()) {
     cv.push({ photo: photos[samples[r]!.photo]!.file, degradation: samples[r]!.degradation, targets: Array.from(y[r]!), mean, spread });
   }
 }
-const round = (v: number) => Number(v.toPrecision(4));
 const bagRmse = TARGETS.map((_, k) => Math.sqrt(cv.reduce((s, c) => s + (c.mean[k]! - c.targets[k]!) ** 2, 0) / cv.length));
 log(`bagged CV RMSE: ${TARGETS.map((t, k) => `${t} ${bagRmse[k]!.toFixed(4)}`).join(', ')}`);
 
@@ -167,33 +163,7 @@ const typicalSpread = TARGETS.map((_, k) => {
   const spreads = cv.map((c) => c.spread[k]!).sort((a, b) => a - b);
   return spreads[spreads.length >> 1]!;
 });
-
-// The histogram light estimator on the same draws and folds, and the blend of the two whites by their cross-validated doubts.
-const U = TARGETS.indexOf('illuminantU');
-const V = TARGETS.indexOf('illuminantV');
-const lightDrawn = await lightDraws(photos, log);
-if (lightDrawn.some((d, r) => d.photo !== samples[r]!.photo || Math.abs(d.truth[0] - y[r]![U]!) + Math.abs(d.truth[1] - y[r]![V]!) > 1e-9)) throw new Error('light histograms and features are not of the same draws');
-const lightCv = crossValidateLight(lightDrawn, folds, LIGHT_PENALTIES, new Map(), log);
-const cvRows = folds.flatMap((fold) => rowsOf(fold));
-const featureWhite: { mean: [number, number]; spread: [number, number] }[] = new Array(samples.length);
-for (const [i, r] of cvRows.entries()) featureWhite[r] = { mean: [cv[i]!.mean[U]!, cv[i]!.mean[V]!], spread: [cv[i]!.spread[U]!, cv[i]!.spread[V]!] };
-const lightBlend = calibrateBlend(cvRows, lightDrawn, featureWhite, lightCv.estimates);
-const blendedCv = cvRows.map((r) => blendedWhite(featureWhite[r]!, lightCv.estimates[r]!, lightBlend));
-for (const [axis, k] of [U, V].entries()) {
-  const light = Math.sqrt(cvRows.reduce((s, r) => s + (lightCv.estimates[r]!.mean[axis]! - y[r]![k]!) ** 2, 0) / cvRows.length);
-  const blended = Math.sqrt(blendedCv.reduce((s, b, i) => s + (b.mean[axis]! - y[cvRows[i]!]![k]!) ** 2, 0) / cvRows.length);
-  log(`${TARGETS[k]}: CV RMSE features ${bagRmse[k]!.toFixed(4)}, light histograms ${light.toFixed(4)}, blend ${blended.toFixed(4)}`);
-  bagRmse[k] = blended;
-  typicalSpread[k] = blendedCv.map((b) => b.spread[axis]!).sort((a, b) => a - b)[blendedCv.length >> 1]!;
-}
-const lightModel = (weights: LightWeights): LightModel => ({ weights, blend: { features: lightBlend.features.map((l) => l.map(round) as [number, number]), light: lightBlend.light.map((l) => l.map(round) as [number, number]) } });
-const allLight = fitLight(
-  lightDrawn.map((d) => d.sample),
-  LIGHT_PENALTIES,
-  lightCv.fits[0]!.x,
-);
-log(`light, all photos: ${allLight.iterations} iterations, objective ${allLight.value.toFixed(4)}`);
-
+const round = (v: number) => Number(v.toPrecision(4));
 const models = fitBag(order, bagRnd).map((m) => ({ coefficients: m.coefficients.map((c) => c.map(round)) }));
 const roundTrees = (e: TreeEnsemble): TreeEnsemble => ({ ...e, base: round(e.base), thresholds: e.thresholds.map(round), leaves: e.leaves.map(round) });
 const allTrees = TARGETS.map((_, k) =>
@@ -208,7 +178,7 @@ const allTrees = TARGETS.map((_, k) =>
     ),
   ),
 );
-const weightsWith = (bag: RidgeModel[], ensembles: TreeEnsemble[], light: LightWeights): AutoEditWeights => ({
+const weightsWith = (bag: RidgeModel[], ensembles: TreeEnsemble[]): AutoEditWeights => ({
   version: WEIGHTS_VERSION,
   featureSpec: FEATURE_SPEC,
   targets: TARGETS,
@@ -219,12 +189,11 @@ const weightsWith = (bag: RidgeModel[], ensembles: TreeEnsemble[], light: LightW
   cvRmse: bagRmse.map(round),
   models: bag,
   trees: treesFor(ensembles),
-  light: lightModel(light),
   training: {},
 });
-saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), weights: weightsWith(foldBags[k]!, foldTrees[k]!.map(roundTrees), lightCv.fits[k]!.weights) })));
+saveFolds(folds.map((fold, k) => ({ photos: fold.map((p) => photos[p]!.file), weights: weightsWith(foldBags[k]!, foldTrees[k]!.map(roundTrees)) })));
 const weights: AutoEditWeights = {
-  ...weightsWith(models, allTrees, allLight.weights),
+  ...weightsWith(models, allTrees),
   training: {
     command: extraPhotos ? 'npm run train -- --extra-photos' : 'npm run train',
     seed: TRAINING_SEED,
@@ -234,7 +203,6 @@ const weights: AutoEditWeights = {
     bags: BAGS,
     folds: FOLDS,
     trees: BOOST,
-    light: LIGHT_PENALTIES,
     featureSpecSha1: createHash('sha1').update(FEATURE_SPEC).digest('hex').slice(0, 12),
   },
 };

@@ -1,8 +1,8 @@
 /**
  * Training the histogram light estimator on npm run train's draws (bench/autoedit/draws.ts):
  * the histograms of every draw (cached like the features), the fit of each leave-photos-out
- * fold, and the calibration that weighs it against the feature model's white. Shared by
- * `npm run train` and `npm run white-cv`.
+ * fold, and the calibration that weighs it against the feature model's white, for
+ * `npm run white-cv`. Measured, not shipped: the service does not use it (docs/imaging-engine.md).
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';

@@ -4,9 +4,9 @@ import { mired, whiteFromIlluminant } from '../../src/imaging/colour.js';
 import { estimate } from '../../src/imaging/estimate.js';
 import { render } from '../../src/imaging/render.js';
 import { BUILT_IN_STYLES, defaultSettings } from '../../src/imaging/settings.js';
-import { modelPrediction } from '../../src/imaging/autoedit/edit.js';
-import { featurePreview } from '../../src/imaging/autoedit/features.js';
+import { featurePreview, photoFeatures } from '../../src/imaging/autoedit/features.js';
 import { GUARDS, confidence, guardedTargets, plausibleWhite } from '../../src/imaging/autoedit/guards.js';
+import { predict } from '../../src/imaging/autoedit/model.js';
 import { settingsFromTargets } from '../../src/imaging/autoedit/targets.js';
 import type { Image16 } from '../../src/imaging/types.js';
 import { seededRandom } from '../../src/imaging/random.js';
@@ -89,7 +89,7 @@ describe('estimate', () => {
     const scene = landscapeScene();
     const degraded = mapLinear(vonKriesCast(scene, WARM_CAST), ([r, g, b]) => [r * 2 ** -1, g * 2 ** -1, b * 2 ** -1]);
     // The model's own answer, before the guards shrink it (a generated scene is far from the photos it learned from).
-    const settings = { ...defaultSettings(), ...settingsFromTargets(modelPrediction(featurePreview(degraded)).mean) };
+    const settings = { ...defaultSettings(), ...settingsFromTargets(predict(photoFeatures(featurePreview(degraded))).mean) };
     assert.ok(settings.temperature < 5800, `temperature ${settings.temperature} K`);
     assert.ok(settings.exposure > 0.4, `exposure ${settings.exposure} EV`);
     const out = await render(degraded, settings);

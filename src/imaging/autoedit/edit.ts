@@ -5,7 +5,6 @@
 import type { LinearImage } from '../tone/preview.js';
 import { photoFeatures } from './features.js';
 import { GUARDS, confidence, dominance, guardedTargets, plausibleWhite, type Confidence } from './guards.js';
-import { blendedWhite, estimateLight } from './light.js';
 import { TARGETS, autoEditWeights, predict, type AutoEditWeights, type Prediction, type TargetVector } from './model.js';
 import { settingsFromTargets, type ToneColour } from './targets.js';
 
@@ -28,22 +27,9 @@ export interface LearnedTargets {
   dominance: number;
 }
 
-/**
- * The model's answer for a preview before the guards: the feature model's, its white weighed
- * with the histogram light estimate's, the spread of the white the blend's standard deviation.
- */
-export function modelPrediction(preview: LinearImage, weights: AutoEditWeights = autoEditWeights()): Prediction {
-  const { mean, spread } = predict(photoFeatures(preview), weights);
-  const white = blendedWhite({ mean: [mean.illuminantU, mean.illuminantV], spread: [spread.illuminantU, spread.illuminantV] }, estimateLight(preview, weights.light.weights), weights.light.blend);
-  return {
-    mean: { ...mean, illuminantU: white.mean[0], illuminantV: white.mean[1] },
-    spread: { ...spread, illuminantU: white.spread[0], illuminantV: white.spread[1] },
-  };
-}
-
 export function learnedTargets(preview: LinearImage, options: LearnedEditOptions = {}): LearnedTargets {
   const weights = options.weights ?? autoEditWeights();
-  const prediction = modelPrediction(preview, weights);
+  const prediction = predict(photoFeatures(preview), weights);
   const vector = (values: readonly number[]) => Object.fromEntries(TARGETS.map((t, k) => [t, values[k]!])) as TargetVector;
   const guards = weights.guards ?? GUARDS;
   const c = confidence(prediction, { rmse: vector(weights.cvRmse), typicalSpread: vector(weights.typicalSpread) }, guards);

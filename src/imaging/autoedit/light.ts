@@ -2,12 +2,14 @@
  * A log-chroma histogram estimate of the light, in the manner of Barron's Convolutional and
  * Fast Fourier Color Constancy: a light multiplies every pixel by the same gains, so it
  * shifts the histogram of ln(r/g), ln(b/g) without changing its shape. Histograms of the
- * pixels and of their local contrast are each convolved with a learned filter, a learned
+ * pixels, of the pixels weighted by luminance² and of their local contrast are each convolved with a learned filter, a learned
  * bias map (the prior of lights) is added, and a softmax over the candidate lights gives a
  * distribution: the estimate is its mean, its covariance the confidence. The histograms
  * wrap around (a torus of BINS² cells), which makes the convolution exactly one
  * multiplication in the Fourier domain while training (bench/autoedit/light-fit.ts).
  * The window is set so that it holds every light the training degradations make.
+ * Measured against and blended with the feature model's white by `npm run white-cv`; the
+ * service does not use it yet (it did not improve the cross-validated renders).
  */
 import { LUMA_B, LUMA_G, LUMA_R } from '../colour.js';
 import type { LinearImage } from '../tone/preview.js';
@@ -165,7 +167,7 @@ export function moments(p: Float64Array): LightEstimate {
 }
 
 export function estimateLight(preview: LinearImage, weights: LightWeights): LightEstimate {
-  if (weights.spec !== LIGHT_SPEC) throw new Error(`light weights were trained on "${weights.spec}", this build computes "${LIGHT_SPEC}": run npm run train`);
+  if (weights.spec !== LIGHT_SPEC) throw new Error(`light weights were trained on "${weights.spec}", this build computes "${LIGHT_SPEC}"`);
   return moments(softmax(lightScores(lightHistograms(preview), weights)));
 }
 
@@ -173,16 +175,11 @@ export function estimateLight(preview: LinearImage, weights: LightWeights): Ligh
  * How the light estimate and the feature model's white are weighed together: per axis
  * (ln r/g, ln b/g), each one's variance as a + b·(its own measure of doubt) — the bag's
  * spread² for the feature model, the softmax variance for the histograms — a and b fitted
- * by least squares to the squared errors of cross-validation (npm run train).
+ * by least squares to the squared errors of cross-validation (bench/white-cv.ts).
  */
 export interface LightBlend {
   features: [number, number][];
   light: [number, number][];
-}
-
-export interface LightModel {
-  weights: LightWeights;
-  blend: LightBlend;
 }
 
 /** The two whites weighed by the inverse of their variances; the spread becomes the blend's standard deviation. */

@@ -10,14 +10,13 @@
 import weightsFile from './weights.json' with { type: 'json' };
 import { FEATURE_SPEC } from './features.js';
 import type { GuardConstants } from './guards.js';
-import { LIGHT_SPEC, type LightModel } from './light.js';
 
 /** What the model predicts, in the order of the weights' rows (see targets.ts). */
 export const TARGETS = ['illuminantU', 'illuminantV', 'exposure', 'logContrast', 'logSaturation', 'blackLift'] as const;
 export type Target = (typeof TARGETS)[number];
 export type TargetVector = Record<Target, number>;
 
-export const WEIGHTS_VERSION = 3;
+export const WEIGHTS_VERSION = 2;
 
 export interface RidgeModel {
   /** Per target: intercept then one coefficient per standardised feature. */
@@ -32,12 +31,9 @@ export interface AutoEditWeights {
   featureScale: number[];
   /** Ridge λ per target, chosen by leave-photos-out cross-validation. */
   lambda: number[];
-  /**
-   * Per target, the median spread of the bag on photos it did not see (cross-validation): the
-   * scale of the confidence; for the light, of the blend's standard deviation.
-   */
+  /** Per target, the median spread of the bag on photos it did not see (cross-validation): the scale of the confidence. */
   typicalSpread: number[];
-  /** Per target, the model's cross-validated RMSE (for the light, the blend's): the noise level of a correction. */
+  /** Per target, the bag's cross-validated RMSE: the noise level of a correction. */
   cvRmse: number[];
   models: RidgeModel[];
   /**
@@ -45,8 +41,6 @@ export interface AutoEditWeights {
    * against the bag's mean (chosen by cross-validation).
    */
   trees: { weight: number[]; ensembles: (TreeEnsemble | null)[] };
-  /** The histogram light estimator and how its white is weighed against the feature model's (light.ts). */
-  light: LightModel;
   /** Guard constants other than the built-in ones (cross-validation while tuning them). */
   guards?: GuardConstants;
   /** How the weights were made: photos, draws, seed, cross-validated errors. */
@@ -94,7 +88,6 @@ export function autoEditWeights(): AutoEditWeights {
   const w = weightsFile as unknown as AutoEditWeights;
   if (w.version !== WEIGHTS_VERSION) throw new Error(`Expected autoedit weights version ${WEIGHTS_VERSION} but received ${String(w.version)}`);
   if (w.featureSpec !== FEATURE_SPEC) throw new Error(`autoedit weights were trained on features "${w.featureSpec}", this build computes "${FEATURE_SPEC}": run npm run train`);
-  if (w.light.weights.spec !== LIGHT_SPEC) throw new Error(`autoedit light weights were trained on "${w.light.weights.spec}", this build computes "${LIGHT_SPEC}": run npm run train`);
   if (w.targets.join() !== TARGETS.join()) throw new Error(`autoedit weights predict ${w.targets.join()}, expected ${TARGETS.join()}`);
   checked = w;
   return w;
