@@ -12,7 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LIGHT_CHANNELS, blendedWhite, lightScores, moments, softmax, type LightEstimate } from '../src/imaging/autoedit/light.js';
+import { LIGHT_CHANNELS, blendedWhite, lightScores, moments, softmax, type LightEstimate } from './autoedit/light.js';
 import { TARGETS } from '../src/imaging/autoedit/model.js';
 import { fitLight, gradientError, predictSample, type LightPenalties } from './autoedit/light-fit.js';
 import { LIGHT_PENALTIES, calibrateBlend, crossValidateLight, lightDraws } from './autoedit/light-train.js';

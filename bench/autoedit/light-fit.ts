@@ -7,7 +7,7 @@
  * quadratic total variation of FFCC) and its squared values. Being convex, it is minimised
  * by L-BFGS with a backtracking line search, with no step size to tune.
  */
-import { LIGHT_BINS, LIGHT_CELL, LIGHT_CHANNELS, LIGHT_ORIGIN, LIGHT_SPEC, moments, softmax, type LightEstimate, type LightWeights } from '../../src/imaging/autoedit/light.js';
+import { LIGHT_BINS, LIGHT_CELL, LIGHT_CHANNELS, LIGHT_ORIGIN, LIGHT_SPEC, moments, softmax, type LightEstimate, type LightWeights } from './light.js';
 
 const N = LIGHT_BINS;
 const CELLS = N * N;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { LIGHT_BINS, LIGHT_CHANNELS, LIGHT_SPEC, lightHistograms, type LightBlend, type LightEstimate } from '../../src/imaging/autoedit/light.js';
+import { LIGHT_BINS, LIGHT_CHANNELS, LIGHT_SPEC, lightHistograms, type LightBlend, type LightEstimate } from './light.js';
 import { outDir } from '../report.js';
 import type { Photo } from './corpus.js';
 import { inverseTargets, type Degradation } from './degrade.js';
@@ -34,7 +34,7 @@ export interface LightDraw {
 /** The histograms of every training draw, cached in bench/out (keyed by the code that makes them). */
 export async function lightDraws(photos: readonly Photo[], log: (text: string) => void): Promise<LightDraw[]> {
   const key = createHash('sha1')
-    .update(JSON.stringify(['light', LIGHT_SPEC, photos.map((p) => p.file), ...['./degrade.js', './draws.js', '../../src/imaging/autoedit/light.js'].map((f) => fs.readFileSync(new URL(f, import.meta.url), 'utf8'))]))
+    .update(JSON.stringify(['light', LIGHT_SPEC, photos.map((p) => p.file), ...['./degrade.js', './draws.js', './light.js'].map((f) => fs.readFileSync(new URL(f, import.meta.url), 'utf8'))]))
     .digest('hex')
     .slice(0, 12);
   const file = path.join(outDir, `autoedit-light-${key}`);

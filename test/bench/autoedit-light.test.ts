@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { LIGHT_BINS, LIGHT_CHANNELS, LIGHT_SPEC, blendedWhite, cellCentre, estimateLight, lightHistograms, type LightWeights } from '../../src/imaging/autoedit/light.js';
+import { LIGHT_BINS, LIGHT_CHANNELS, LIGHT_SPEC, blendedWhite, cellCentre, estimateLight, lightHistograms, type LightWeights } from '../../bench/autoedit/light.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import type { LinearImage } from '../../src/imaging/tone/preview.js';
 

@@ -11,8 +11,8 @@
  * Measured against and blended with the feature model's white by `npm run white-cv`; the
  * service does not use it yet (it did not improve the cross-validated renders).
  */
-import { LUMA_B, LUMA_G, LUMA_R } from '../colour.js';
-import type { LinearImage } from '../tone/preview.js';
+import { LUMA_B, LUMA_G, LUMA_R } from '../../src/imaging/colour.js';
+import type { LinearImage } from '../../src/imaging/tone/preview.js';
 
 export const LIGHT_BINS = 32;
 /** The window of ln(r/g) and ln(b/g): its origin and the width of a cell, per axis. */
