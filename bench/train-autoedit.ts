@@ -13,22 +13,18 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FEATURE_SPEC, featurePreview, photoFeatures } from '../src/imaging/autoedit/features.js';
+import { FEATURE_SPEC, photoFeatures } from '../src/imaging/autoedit/features.js';
 import { TARGETS, WEIGHTS_VERSION, evaluateTrees, type AutoEditWeights, type RidgeModel, type TreeEnsemble } from '../src/imaging/autoedit/model.js';
 import { seededRandom } from '../src/imaging/random.js';
-import { loadPhoto } from './autoedit/corpus.js';
 import { fittingPhotos } from './autoedit/training-photos.js';
-import { NO_DEGRADATION, degrade, inverseTargets, randomDegradation, to8, type Degradation } from './autoedit/degrade.js';
+import { inverseTargets, type Degradation } from './autoedit/degrade.js';
+import { DRAWS_PER_PHOTO, EDGE, forEachDraw } from './autoedit/draws.js';
 import { cvCases, loadFolds, renderCv, saveFolds, summarise } from './autoedit/cv-render.js';
 import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
 import { BOOST, boost } from './autoedit/trees.js';
 import { outDir, projectRoot } from './report.js';
 import { FOLDS, TRAINING_SEED, photoFolds, standardise } from './autoedit/samples.js';
-import type { Image16 } from '../src/imaging/types.js';
 
-/** Long edge the photos are degraded at; features use a 256 px preview of it. */
-const EDGE = 512;
-const DRAWS_PER_PHOTO = 48;
 const BAGS = 8;
 const LAMBDAS = [1e-3, 3e-3, 1e-2, 3e-2, 0.1, 0.3, 1, 3, 10, 30, 100];
 /** Weights of the trees against the ridge bag tried per target. */
@@ -57,6 +53,7 @@ const cacheKey = createHash('sha1')
       DRAWS_PER_PHOTO,
       photos.map((p) => p.file),
       fs.readFileSync(new URL('./autoedit/degrade.js', import.meta.url), 'utf8'),
+      fs.readFileSync(new URL('./autoedit/draws.js', import.meta.url), 'utf8'),
       fs.readFileSync(new URL('../src/imaging/autoedit/features.js', import.meta.url), 'utf8'),
     ]),
   )
@@ -68,36 +65,16 @@ if (!fs.existsSync(cacheFile)) {
   fs.writeFileSync(cacheFile, JSON.stringify(samples.map((s) => ({ ...s, features: Array.from(s.features), targets: Array.from(s.targets) }))));
 } else log(`samples from ${path.relative(process.cwd(), cacheFile)}`);
 
-/**
- * A random crop of 40–100 % of the area: another framing of the scene has other
- * statistics, so the model sees many more "photos" than the fitting set holds.
- */
-function randomCrop(image: Image16, rnd: () => number): Image16 {
-  const area = 0.4 + 0.6 * rnd();
-  const aspect = Math.exp((rnd() - 0.5) * 0.6);
-  const width = Math.max(32, Math.min(image.width, Math.round(image.width * Math.sqrt(area) * aspect)));
-  const height = Math.max(32, Math.min(image.height, Math.round((image.height * Math.sqrt(area)) / aspect)));
-  const x0 = Math.floor(rnd() * (image.width - width + 1));
-  const y0 = Math.floor(rnd() * (image.height - height + 1));
-  const data = new Uint16Array(width * height * 3);
-  for (let y = 0; y < height; y++) data.set(image.data.subarray(((y0 + y) * image.width + x0) * 3, ((y0 + y) * image.width + x0 + width) * 3), y * width * 3);
-  return { width, height, data };
-}
-
 async function drawSamples(): Promise<Sample[]> {
-  const rnd = seededRandom(TRAINING_SEED);
   const out: Sample[] = [];
-  for (const [index, photo] of photos.entries()) {
-    const image = await loadPhoto(photo, EDGE);
-    for (let draw = 0; draw < DRAWS_PER_PHOTO; draw++) {
-      // The first draw of every photo is the photo as it is.
-      const d = draw === 0 ? { ...NO_DEGRADATION } : randomDegradation(rnd);
-      const degraded = to8(degrade(draw === 0 ? image : randomCrop(image, rnd), d));
-      const t = inverseTargets(d);
-      out.push({ photo: index, degradation: d, features: photoFeatures(featurePreview(degraded)), targets: Float64Array.from(TARGETS, (k) => t[k]) });
-    }
-    log(`${photo.file}: ${DRAWS_PER_PHOTO} draws`);
-  }
+  await forEachDraw(
+    photos,
+    (photo, degradation, preview) => {
+      const t = inverseTargets(degradation);
+      out.push({ photo, degradation, features: photoFeatures(preview), targets: Float64Array.from(TARGETS, (k) => t[k]) });
+    },
+    (photo) => log(`${photo.file}: ${DRAWS_PER_PHOTO} draws`),
+  );
   return out;
 }
 
