@@ -157,10 +157,6 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
     const elevation = 1 - (y + 0.5) / height;
     const t = elevation ** recipe.falloff;
     for (let c = 0; c < 3; c++) base[c] = horizon[c]! + (zenith[c]! - horizon[c]!) * t;
-    // Clouds lie on a plane above the viewer: farther (and smaller) towards the horizon.
-    const depth = 1 / (elevation + 0.12);
-    const haze = Math.exp(-elevation * 9);
-    const fadeIn = smoothstep(0, 0.06, elevation);
     if (!glow && !clouds) {
       // A plain gradient is the same along a row: encoded once, copied across.
       const r = linearToSrgb16(base[0]!),
@@ -173,6 +169,10 @@ function drawRecipe(recipe: SkyRecipe, width: number, height: number): Image16 {
       }
       continue;
     }
+    // Clouds lie on a plane above the viewer: farther (and smaller) towards the horizon.
+    const depth = 1 / (elevation + 0.12);
+    const haze = Math.exp(-elevation * 9);
+    const fadeIn = smoothstep(0, 0.06, elevation);
     for (let x = 0; x < width; x++) {
       const u = (x + 0.5) / width;
       colour.set(base);
