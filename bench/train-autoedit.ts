@@ -18,7 +18,7 @@ import { TARGETS, WEIGHTS_VERSION, evaluateTrees, type AutoEditWeights, type Rid
 import { seededRandom } from '../src/imaging/random.js';
 import { fittingPhotos } from './autoedit/training-photos.js';
 import { inverseTargets, type Degradation } from './autoedit/degrade.js';
-import { DRAWS_PER_PHOTO, EDGE, forEachDraw } from './autoedit/draws.js';
+import { DRAWS_PER_PHOTO, drawsCacheKey, EDGE, forEachDraw } from './autoedit/draws.js';
 import { cvCases, loadFolds, renderCv, saveFolds, summarise } from './autoedit/cv-render.js';
 import { applyLinear, fitTarget, normalEquations } from './autoedit/ridge.js';
 import { BOOST, boost } from './autoedit/trees.js';
@@ -43,22 +43,8 @@ const log = (text: string) => process.stdout.write(`[${((Date.now() - started) /
 const extraPhotos = process.argv.includes('--extra-photos');
 const photos = fittingPhotos({ extra: extraPhotos });
 /** Degrading and measuring is most of the run: the samples are kept for reruns that change only the fit. */
-const cacheKey = createHash('sha1')
-  .update(
-    JSON.stringify([
-      'crops',
-      FEATURE_SPEC,
-      TRAINING_SEED,
-      EDGE,
-      DRAWS_PER_PHOTO,
-      photos.map((p) => p.file),
-      fs.readFileSync(new URL('./autoedit/degrade.js', import.meta.url), 'utf8'),
-      fs.readFileSync(new URL('./autoedit/draws.js', import.meta.url), 'utf8'),
-      fs.readFileSync(new URL('../src/imaging/autoedit/features.js', import.meta.url), 'utf8'),
-    ]),
-  )
-  .digest('hex');
-const cacheFile = path.join(outDir, `autoedit-samples-${cacheKey.slice(0, 12)}.json`);
+const cacheKey = drawsCacheKey(photos, 'crops', FEATURE_SPEC);
+const cacheFile = path.join(outDir, `autoedit-samples-${cacheKey}.json`);
 const samples: Sample[] = fs.existsSync(cacheFile) ? (JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as Sample[]).map((s) => ({ ...s, features: Float64Array.from(s.features), targets: Float64Array.from(s.targets) })) : await drawSamples();
 if (!fs.existsSync(cacheFile)) {
   fs.mkdirSync(outDir, { recursive: true });

@@ -4,6 +4,8 @@
  * estimator sees. One copy, so that every learner of the automatic edit (the feature model,
  * the histogram light estimator) sees exactly the same draws.
  */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { featurePreview } from '../../src/imaging/autoedit/features.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import type { LinearImage } from '../../src/imaging/tone/preview.js';
@@ -30,6 +32,19 @@ function randomCrop(image: Image16, rnd: () => number): Image16 {
   const data = new Uint16Array(width * height * 3);
   for (let y = 0; y < height; y++) data.set(image.data.subarray(((y0 + y) * image.width + x0) * 3, ((y0 + y) * image.width + x0 + width) * 3), y * width * 3);
   return { width, height, data };
+}
+
+/**
+ * The key of a cache of what a learner computes from the draws: it changes with everything the
+ * draws depend on (the photos, the seed, the sizes, the code that crops, degrades and previews
+ * them) and with `what`, the learner's own part (its name, its spec, the code of its measures).
+ */
+export function drawsCacheKey(photos: readonly Photo[], ...what: unknown[]): string {
+  const code = ['./degrade.js', './draws.js', '../../src/imaging/autoedit/features.js'].map((file) => fs.readFileSync(new URL(file, import.meta.url), 'utf8'));
+  return createHash('sha1')
+    .update(JSON.stringify([...what, TRAINING_SEED, EDGE, DRAWS_PER_PHOTO, photos.map((p) => p.file), ...code]))
+    .digest('hex')
+    .slice(0, 12);
 }
 
 /** Calls onDraw for every draw of every photo, in order (photo index, then draw). */

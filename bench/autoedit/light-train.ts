@@ -4,14 +4,13 @@
  * fold, and the calibration that weighs it against the feature model's white, for
  * `npm run white-cv`. Measured, not shipped: the service does not use it (docs/imaging-engine.md).
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LIGHT_BINS, LIGHT_CHANNELS, LIGHT_SPEC, lightHistograms, type LightBlend, type LightEstimate } from './light.js';
 import { outDir } from '../report.js';
 import type { Photo } from './corpus.js';
 import { inverseTargets, type Degradation } from './degrade.js';
-import { forEachDraw } from './draws.js';
+import { drawsCacheKey, forEachDraw } from './draws.js';
 import { fitLight, lightSample, predictSample, type LightFit, type LightPenalties, type LightSample } from './light-fit.js';
 
 /**
@@ -33,10 +32,7 @@ export interface LightDraw {
 
 /** The histograms of every training draw, cached in bench/out (keyed by the code that makes them). */
 export async function lightDraws(photos: readonly Photo[], log: (text: string) => void): Promise<LightDraw[]> {
-  const key = createHash('sha1')
-    .update(JSON.stringify(['light', LIGHT_SPEC, photos.map((p) => p.file), ...['./degrade.js', './draws.js', './light.js'].map((f) => fs.readFileSync(new URL(f, import.meta.url), 'utf8'))]))
-    .digest('hex')
-    .slice(0, 12);
+  const key = drawsCacheKey(photos, 'light', LIGHT_SPEC, fs.readFileSync(new URL('./light.js', import.meta.url), 'utf8'));
   const file = path.join(outDir, `autoedit-light-${key}`);
   let drawn: { photo: number; degradation: Degradation; histograms: Float64Array[] }[];
   if (fs.existsSync(`${file}.json`)) {
