@@ -1,8 +1,9 @@
 /**
  * The imaging thread task of bench/render-stages.ts: one automatic edit from JPEG bytes to the
  * JPEG and its thumbnail, as developFinished runs it, with the process CPU and wall time of
- * each stage. It loads the engine from the build it is given (workerData.root, a dist/
- * folder), so that one build's bench can time another's engine.
+ * each stage (decode includes the estimate's reading of a small copy, made during it). It
+ * loads the engine from the build it is given (workerData.root, a dist/ folder), so that one
+ * build's bench can time another's engine.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -32,9 +33,11 @@ export default async function stagesTask(input: { bytes: Uint8Array; options: Es
     cpu = process.cpuUsage();
     wall = performance.now();
   };
-  const source = await develop.sourceImage([{ fileName: 'photo.jpg', bytes, rotate: 0 }], { keep8Bit: true });
+  const frame = { fileName: 'photo.jpg', bytes, rotate: 0 } as const;
+  // As developFinished: the estimate's reading of a small copy beside the full decode (builds before it have none).
+  const [source, reading] = await Promise.all([develop.sourceImage([frame], { keep8Bit: true }), develop.readingDuringDecode?.(frame) ?? null]);
   mark('decode');
-  const settings = await develop.automaticSettings(source, { options: input.options }, { skyOnRender: true });
+  const settings = await develop.automaticSettings(source, { options: input.options }, { skyOnRender: true, reading });
   mark('settings');
   const image = await render.renderForJpeg(source.image, settings, { replaceSkyIf: enoughSky });
   mark('render');
