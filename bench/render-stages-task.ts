@@ -1,9 +1,8 @@
 /**
  * The imaging thread task of bench/render-stages.ts: one automatic edit from JPEG bytes to the
  * JPEG and its thumbnail, as developFinished runs it, with the process CPU and wall time of
- * each stage (decode includes the estimate's reading of a small copy, made during it). It
- * loads the engine from the build it is given (workerData.root, a dist/ folder), so that one
- * build's bench can time another's engine.
+ * each stage. It loads the engine from the build it is given (workerData.root, a dist/
+ * folder), so that one build's bench can time another's engine.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,11 +32,9 @@ export default async function stagesTask(input: { bytes: Uint8Array; options: Es
     cpu = process.cpuUsage();
     wall = performance.now();
   };
-  const frame = { fileName: 'photo.jpg', bytes, rotate: 0 } as const;
-  // As developFinished: the estimate's reading of a small copy beside the full decode (builds before it have none).
-  const [source, reading] = await Promise.all([develop.sourceImage([frame], { keep8Bit: true }), develop.readingDuringDecode?.(frame) ?? null]);
+  const source = await develop.sourceImage([{ fileName: 'photo.jpg', bytes, rotate: 0 }], { keep8Bit: true });
   mark('decode');
-  const settings = await develop.automaticSettings(source, { options: input.options }, { skyOnRender: true, reading });
+  const settings = await develop.automaticSettings(source, { options: input.options }, { skyOnRender: true });
   mark('settings');
   const image = await render.renderForJpeg(source.image, settings, { replaceSkyIf: enoughSky });
   mark('render');

@@ -124,34 +124,6 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
   return { image, metadata, format, orientation: header.orientation ?? 1 };
 }
 
-/** A photo decoded smaller, and the size its full decode has (upright). */
-export interface ScaledCopy {
-  image: RgbImage;
-  width: number;
-  height: number;
-}
-
-/** The DCT scalings libjpeg decodes a JPEG at for a fraction of a full decode, largest first (1/2 costs nearly a full one). */
-const JPEG_COPY_SCALES = [8, 4];
-
-/**
- * A JPEG decoded at 1/8 scale, or 1/4 where 1/8 would leave its long edge under
- * minLongEdge, turned and converted as decodeImage turns and converts it; null for what is
- * not a JPEG or is too small for either.
- */
-export async function decodeScaledCopy(input: Buffer, options: Pick<DecodeOptions, 'fileName' | 'rotate'>, minLongEdge: number): Promise<ScaledCopy | null> {
-  if (detectFormat(input, options.fileName).format !== 'jpeg') return null;
-  const header = await sharp(input).metadata();
-  if (!header.width || !header.height) return null;
-  const scale = JPEG_COPY_SCALES.find((s) => Math.floor(Math.max(header.width!, header.height!) / s) >= minLongEdge);
-  if (scale === undefined) return null;
-  // Rounding down keeps the shrink at least `scale`, so that libvips decodes at that scaling.
-  const { image } = await decodeImage(input, { ...options, maxLongEdge: Math.floor(Math.max(header.width, header.height) / scale), keep8Bit: true });
-  // EXIF orientations 5 to 8 turn the photo a quarter, as a rotate of 90 or 270 does.
-  const turned = (header.orientation ?? 1) >= 5 !== (options.rotate === 90 || options.rotate === 270);
-  return { image, width: turned ? header.height : header.width, height: turned ? header.width : header.height };
-}
-
 /** An ICC profile's description ('desc' tag, v2 text or v4 multi-localised), '' when unreadable. */
 function iccDescription(icc: Buffer): string {
   try {

@@ -3,15 +3,14 @@
  * decode (merging brackets), estimate the settings (with the detectors the options call
  * for), render, encode. Pure like the rest of imaging/: bytes in, bytes out.
  */
-import { type DecodedPhoto, decodeImage, decodeScaledCopy } from './decode.js';
+import { type DecodedPhoto, decodeImage } from './decode.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from './encode.js';
-import { type EstimateOptions, estimate, type PreviewReading, readPreview } from './estimate.js';
+import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
 import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { recycleShared, shareable } from './bands.js';
 import { sharedLinearPreview } from './tone/shared-passes.js';
-import { linearPreviewFromSmaller } from './tone/preview.js';
 import { FEATURE_EDGE } from './autoedit/features.js';
 import { image16Of, resizeImage16, shrinkToLongEdge } from './image16.js';
 import { render, renderForJpeg, type RenderContext } from './render.js';
@@ -112,22 +111,11 @@ function cropRequest(options: EstimateOptions): { mode: 'composition' | 'portrai
 }
 
 /**
- * The estimate's reading of a single JPEG's preview, made from a copy decoded at 1/8 or 1/4
- * scale: started beside the full decode, it is done while libvips still decodes. Null where
- * there is no such copy (not a JPEG, too small) or it fails: the full image is read then.
- */
-export async function readingDuringDecode(frame: SourceFrame): Promise<PreviewReading | null> {
-  const copy = await decodeScaledCopy(frame.bytes, { fileName: frame.fileName, rotate: frame.rotate }, 2 * FEATURE_EDGE).catch(() => null);
-  return copy && readPreview(linearPreviewFromSmaller(copy.image, copy.width, copy.height, FEATURE_EDGE), { isRaw: false });
-}
-
-/**
  * The settings of an automatic edit: estimate for exposure, colour and tone, then the
  * detectors the options call for (verticals, horizon, crops, sky). With skyOnRender the sky
- * is left as the options ask, for a render that decides on its own mask (developFinished);
- * with a reading (readingDuringDecode) the estimate does not make its own preview.
+ * is left as the options ask, for a render that decides on its own mask (developFinished).
  */
-export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit, how: { skyOnRender?: boolean; reading?: PreviewReading | null } = {}): Promise<DevelopSettings> {
+export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit, how: { skyOnRender?: boolean } = {}): Promise<DevelopSettings> {
   const { options } = edit;
   // The sky and crop detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
@@ -138,7 +126,7 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
     options: { ...options, hdrMerge: source.frames > 1, ...(source.frames > 1 ? { hdrFrames: source.frames } : {}) },
     metadata: source.metadata,
     isRaw: source.isRaw,
-    ...(how.reading ? { reading: how.reading } : { preview: await sharedLinearPreview(source.image, FEATURE_EDGE) }),
+    preview: await sharedLinearPreview(source.image, FEATURE_EDGE),
   });
   // Started first: libvips downscales the photo for the sky on its own threads while the detectors below run here.
   const skyFound = options.skyReplacement && !how.skyOnRender ? skyPresence(image()) : null;
@@ -190,14 +178,13 @@ async function shrunkSource(source: Source, longEdge: number): Promise<Source> {
 }
 
 /**
- * Smart Editing: an automatic edit rendered to a finished JPEG. A single JPEG's estimate
- * reads a small copy decoded beside the photo (readingDuringDecode). Whether to replace the
- * sky is decided on the mask render makes of the framed photo (one segmentation), and the
- * settings reported say what was done.
+ * Smart Editing: an automatic edit rendered to a finished JPEG. Whether to replace the sky is
+ * decided on the mask render makes of the framed photo (one segmentation), and the settings
+ * reported say what was done.
  */
 export async function developFinished(frames: SourceFrame[], edit: AutoEdit, context: RenderContext = {}): Promise<Developed> {
-  const [source, reading] = await Promise.all([sourceImage(frames, { keep8Bit: true }), frames.length === 1 ? readingDuringDecode(frames[0]!) : null]);
-  const settings = await automaticSettings(source, edit, { skyOnRender: true, reading });
+  const source = await sourceImage(frames, { keep8Bit: true });
+  const settings = await automaticSettings(source, edit, { skyOnRender: true });
   let skyReplaced = true;
   const replaceSkyIf = (sky: { coverage: number; confidence: number }) => (skyReplaced = enoughSky(sky));
   const rendered = await renderForJpeg(source.image, settings, { ...renderContext(source, context), replaceSkyIf });

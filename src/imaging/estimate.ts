@@ -36,8 +36,6 @@ export interface EstimateContext {
   isRaw?: boolean;
   /** featurePreview(image) when already made (the imaging threads make it in bands); it is changed. */
   preview?: LinearImage;
-  /** readPreview of the image's preview when already made (developFinished makes it during the decode); it is changed. */
-  reading?: PreviewReading;
 }
 
 /** Amounts set when an option asks for a tool without saying how much. */
@@ -115,17 +113,17 @@ export function estimate(image: RgbImage, context: EstimateContext = {}): Develo
   return estimateDetailed(image, context).settings;
 }
 
-/** What the estimate reads off the linear preview alone: the learned edit, then highlights and shadows from where its exposure puts the levels. */
-export interface PreviewReading {
-  /** Default settings but for white balance, exposure, contrast, blacks, saturation, highlights and shadows. */
-  settings: DevelopSettings;
-  confidence: Confidence;
-}
+/** weights: another model than the committed one (cross-validation in training). */
+export function estimateDetailed(image: RgbImage, context: EstimateContext = {}, weights?: AutoEditWeights): DetailedEstimate {
+  assertRgbImage(image);
+  const options = context.options ?? {};
+  assertOptions(options);
+  const typeBias = context.photographyType === undefined ? {} : PHOTOGRAPHY_TYPE_BIAS[context.photographyType];
+  if (typeBias === undefined) throw invalidParameterError('photographyType', `one of ${Object.keys(PHOTOGRAPHY_TYPE_BIAS).join(', ')}`, context.photographyType);
 
-/** The preview is changed. weights: another model than the committed one. */
-export function readPreview(preview: LinearImage, options: { isRaw: boolean; weights?: AutoEditWeights }): PreviewReading {
   const settings = defaultSettings();
-  const learned = learnedEdit(preview, options);
+  const preview = context.preview ?? featurePreview(image);
+  const learned = learnedEdit(preview, { isRaw: context.isRaw ?? false, ...(weights ? { weights } : {}) });
   settings.temperature = learned.temperature;
   settings.tint = learned.tint;
   settings.exposure = Math.round(learned.exposure * 100) / 100;
@@ -141,19 +139,7 @@ export function readPreview(preview: LinearImage, options: { isRaw: boolean; wei
   // Shadows: lift when a large part of the picture would still render very dark.
   const darkShare = levels.dark;
   if (darkShare > 0.2) settings.shadows = Math.min(50, Math.round((darkShare - 0.2) * 120));
-  return { settings, confidence: learned.confidence };
-}
 
-/** weights: another model than the committed one (cross-validation in training). */
-export function estimateDetailed(image: RgbImage, context: EstimateContext = {}, weights?: AutoEditWeights): DetailedEstimate {
-  assertRgbImage(image);
-  const options = context.options ?? {};
-  assertOptions(options);
-  const typeBias = context.photographyType === undefined ? {} : PHOTOGRAPHY_TYPE_BIAS[context.photographyType];
-  if (typeBias === undefined) throw invalidParameterError('photographyType', `one of ${Object.keys(PHOTOGRAPHY_TYPE_BIAS).join(', ')}`, context.photographyType);
-
-  const isRaw = context.isRaw ?? false;
-  const { settings, confidence } = context.reading ?? readPreview(context.preview ?? featurePreview(image), { isRaw, ...(weights ? { weights } : {}) });
   const sigma = noiseSigma(image);
   settings.noiseReduction = noiseReductionFor(sigma, context.metadata?.iso ?? null);
   // Raw converters sharpen what the camera did not (Lightroom's RAW default is 40); a JPEG
@@ -163,7 +149,7 @@ export function estimateDetailed(image: RgbImage, context: EstimateContext = {},
   applyOptions(settings, options);
   let out = applyBias(settings, typeBias);
   if (context.style) out = applyBias(out, context.style);
-  return { settings: clampSettings(out), confidence };
+  return { settings: clampSettings(out), confidence: learned.confidence };
 }
 
 /**

@@ -61,37 +61,6 @@ export function linearPreviewRows(image: RgbImage, maxEdge: number, out: Float32
   }
 }
 
-/**
- * linearPreview(image, maxEdge) of an image of width × height, made from a smaller copy of
- * it (a JPEG decoded at 1/2, 1/4 or 1/8 scale): the same grid, each cell the linear-light
- * mean of the copy's pixels whose centres fall inside it. The copy needs at least one pixel
- * per cell: its long edge at least twice maxEdge.
- */
-export function linearPreviewFromSmaller(copy: RgbImage, width: number, height: number, maxEdge: number): LinearImage {
-  const grid = previewGrid(width, height, maxEdge);
-  if (Math.max(copy.width, copy.height) < 2 * Math.max(grid.width, grid.height)) throw new Error(`a ${copy.width}×${copy.height} copy is too small for a ${grid.width}×${grid.height} preview`);
-  const cells = (n: number, full: number, out: number) => Int32Array.from({ length: n }, (_, i) => Math.min(out - 1, Math.floor(((i + 0.5) * full) / n / grid.f)));
-  const columns = cells(copy.width, width, grid.width);
-  const rows = cells(copy.height, height, grid.height);
-  const { data } = copy;
-  const lut = data instanceof Uint8Array ? srgb8ToLinearLut() : srgb16ToLinearLut();
-  const sums = new Float64Array(grid.width * grid.height * 3);
-  const counts = new Uint32Array(grid.width * grid.height);
-  for (let y = 0, i = 0; y < copy.height; y++) {
-    const row = rows[y]! * grid.width;
-    for (let x = 0; x < copy.width; x++, i += 3) {
-      const cell = row + columns[x]!;
-      sums[cell * 3] += lut[data[i]!]!;
-      sums[cell * 3 + 1] += lut[data[i + 1]!]!;
-      sums[cell * 3 + 2] += lut[data[i + 2]!]!;
-      counts[cell]!++;
-    }
-  }
-  const out = new Float32Array(sums.length);
-  for (let cell = 0; cell < counts.length; cell++) for (let c = 0; c < 3; c++) out[cell * 3 + c] = sums[cell * 3 + c]! / counts[cell]!;
-  return { width: grid.width, height: grid.height, data: out };
-}
-
 /** Applies a 3×3 linear-RGB matrix to a linear image in place. */
 export function transformLinear(image: LinearImage, m: readonly number[]): void {
   const d = image.data;
