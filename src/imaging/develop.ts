@@ -119,9 +119,9 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   const { options } = edit;
   // The sky and crop detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
-  const preview = await sharedLinearPreview(source.image, FEATURE_EDGE);
-  // Offered first: another imaging thread finds the verticals while this one estimates.
+  // Offered first: another imaging thread finds the verticals, the longer task, while this one makes the preview and estimates.
   const perspective = options.perspectiveCorrection ? offerPerspective(source.image) : null;
+  const preview = await sharedLinearPreview(source.image, FEATURE_EDGE);
   const settings = estimate(source.image, {
     ...(edit.style ? { style: edit.style } : {}),
     ...(options.photographyType ? { photographyType: options.photographyType } : {}),
