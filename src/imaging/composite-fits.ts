@@ -89,7 +89,7 @@ export async function fitComposites(copy: AnalysisCopy, ask: CompositeAsk): Prom
     found: new Int32Array(new SharedArrayBuffer((BOXES + MAX_WINDOWS * 4) * 4)),
     p: sharedFloat32(n),
     mask: coefficients(),
-    baseLayer: coefficients(),
+    baseLayer: base ? coefficients() : { a: new Float32Array(0), b: new Float32Array(0) },
   };
   const windows = offerWindows(job);
   const sky = fitSky(copy);
