@@ -21,7 +21,7 @@ import { isHeldOut } from './autoedit/corpus.js';
 /** Exposures of the synthesised brackets, in EV. */
 export const EVS = [-2, 0, 2];
 /** Stops of the smooth illumination ramp across a synthesised scene (dark left, bright right). */
-const RAMP_STOPS = 6;
+export const RAMP_STOPS = 6;
 /** Long edge the photos are brought to before synthesis: the whole eval takes minutes, not tens. */
 const SCENE_LONG_EDGE = 1600;
 /** Largest hand-held shift of a frame, in pixels either way. */
@@ -48,20 +48,37 @@ export interface Scene {
   linear: Float32Array;
 }
 
+/** How a synthesised scene is lit: stops of the ramp, and the photo's contrast in linear light (1: as it is). */
+export interface SceneLight {
+  stops: number;
+  contrast: number;
+}
+
 /**
  * A photo's linear light times a smooth left-to-right ramp of RAMP_STOPS stops: a high-dynamic-range
- * scene. look changes the photo first (at SCENE_LONG_EDGE), e.g. softens it into a low-texture scene.
+ * scene. look changes the photo first (at SCENE_LONG_EDGE), e.g. softens it into a low-texture scene;
+ * light can flatten the ramp, and scale each value's distance from the photo's mean linear light
+ * (contrast below 1: a pastel scene, paler in linear light as haze or twilight makes it).
  */
-export async function hdrScene(file: string, margin: number, look: (photo: Sharp) => Sharp = (photo) => photo): Promise<Scene> {
+export async function hdrScene(file: string, margin: number, look: (photo: Sharp) => Sharp = (photo) => photo, light: SceneLight = { stops: RAMP_STOPS, contrast: 1 }): Promise<Scene> {
   const { data, info } = await look(sharp(file).rotate().resize(SCENE_LONG_EDGE, SCENE_LONG_EDGE, { fit: 'inside' }).removeAlpha())
     .raw()
     .toBuffer({ resolveWithObject: true });
   const { width, height } = info;
+  const { stops, contrast } = light;
+  let mean = 0;
+  if (contrast !== 1) {
+    for (let i = 0; i < data.length; i++) mean += srgbToLinear(data[i]! / 255);
+    mean /= data.length;
+  }
   const linear = new Float32Array(width * height * 3);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
-      const ramp = 2 ** (RAMP_STOPS * ((x - margin) / (width - 2 * margin)) - RAMP_STOPS / 2);
-      for (let c = 0, i = (y * width + x) * 3; c < 3; c++, i++) linear[i] = srgbToLinear(data[i]! / 255) * ramp;
+      const ramp = 2 ** (stops * ((x - margin) / (width - 2 * margin)) - stops / 2);
+      for (let c = 0, i = (y * width + x) * 3; c < 3; c++, i++) {
+        const photo = srgbToLinear(data[i]! / 255);
+        linear[i] = (contrast === 1 ? photo : mean + contrast * (photo - mean)) * ramp;
+      }
     }
   }
   return { width, height, linear };

@@ -63,6 +63,16 @@ test('an explicit rotation is applied clockwise after the EXIF orientation', asy
   assert.ok(meanError(decoded.image, expected) < 3);
 });
 
+test('a rotation with maxLongEdge turns the smaller decode: EXIF orientation, then the turn, then the size', async () => {
+  const upright = quadrantPixels();
+  const stored = await raw8(upright).rotate(270).toBuffer({ resolveWithObject: true });
+  const jpeg = await raw8(stored.data, stored.info.width, stored.info.height).withMetadata({ orientation: 6 }).jpeg({ quality: 95 }).toBuffer();
+  const decoded = await decodeImage(jpeg, { rotate: 90, maxLongEdge: 60 });
+  assert.deepEqual([decoded.image.width, decoded.image.height], [40, 60]);
+  const expected = await raw8(upright).rotate(90).resize(40, 60).raw().toBuffer();
+  assert.ok(meanError(decoded.image, expected) < 4, `mean error ${meanError(decoded.image, expected).toFixed(2)}`);
+});
+
 test('maxLongEdge gives a smaller decode of the same picture', async () => {
   const jpeg = await raw8(quadrantPixels()).jpeg().toBuffer();
   const decoded = await decodeImage(jpeg, { maxLongEdge: 60 });

@@ -5,7 +5,7 @@ import { groupBrackets, lumaThumbnail, matchScenes, middleFrame, darkestFrame, t
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
 import { emptyMetadata } from '../../src/imaging/metadata.js';
 import type { Image16, PhotoMetadata } from '../../src/imaging/types.js';
-import { expose, hdrScene, type Radiance, smoothScene } from './hdr-scenes.js';
+import { expose, hdrScene, pastelScene, type Radiance, smoothScene } from './hdr-scenes.js';
 
 /** What an export that strips EXIF leaves: nothing. */
 const STRIPPED: PhotoMetadata = emptyMetadata();
@@ -115,6 +115,24 @@ test('a smooth scene: its bracket groups, its near-duplicates from spots 8-13 % 
     const m = matchScenes(series[a]!.thumbnail!, series[b]!.thumbnail!);
     assert.ok(m.uniqueness < 0 || m.atSearchLimit, `spots ${a + 1} and ${b + 1}: another viewpoint fits better (${JSON.stringify(m)})`);
   }
+});
+
+test('a bright pastel scene: its bracket groups though the +2 EV frame is nearly all white, its near-duplicates do not', async () => {
+  // Soft shapes at half contrast in linear light on a 2-stop ramp: the +2 EV frame keeps structure
+  // on 3 % of its pixels, and at far shifts the two frames see structure together on a handful,
+  // which used to fit "another viewpoint" better than the true alignment (uniqueness -0.38).
+  const pastel = pastelScene(scenes[0]!, 6, 0.5, 2, 0.35);
+  const shot = async (name: string, ev: number, dx: number, dy: number) => candidate(name, await photo(pastel, ev, dx, dy));
+  const bracket = [await shot('p1.jpg', -2, 4, -3), await shot('p2.jpg', 0, 0, 0), await shot('p3.jpg', 2, -5, 4)];
+  const white = bracket[2]!.thumbnail!.data.filter((v) => v >= 0.95).length / bracket[2]!.thumbnail!.data.length;
+  assert.ok(white > 0.95, `the +2 EV frame is nearly all white (${white})`);
+  assert.deepEqual(groupBrackets(bracket), [['p1.jpg', 'p2.jpg', 'p3.jpg']]);
+  assert.ok(matchScenes(bracket[1]!.thumbnail!, bracket[2]!.thumbnail!).uniqueness > 0);
+  const series = [await shot('q1.jpg', -0.8, -40, 4), await shot('q2.jpg', 0, 0, -3), await shot('q3.jpg', 0.7, 60, 2)];
+  assert.deepEqual(
+    groupBrackets(series),
+    series.map((f) => [f.fileName]),
+  );
 });
 
 test('with EXIF exposures but no capture times, neighbouring scenes are merged only when the pixels agree', async () => {

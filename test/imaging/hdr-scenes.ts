@@ -136,3 +136,25 @@ export function detail(image: Image16, x0: number, y0: number, w: number, h: num
   }
   return Math.sqrt(Math.max(0, sq / n - (sum / n) ** 2));
 }
+
+/**
+ * A pastel scene: the scene's soft shapes (smoothScene) without its illumination ramp (each column
+ * divided by its mean), their contrast scaled about 1 in linear light, on a ramp of `stops` stops
+ * left to right around `level` (linear, 1 = white at 0 EV). Bright and flat, its +2 EV frame is
+ * mostly white.
+ */
+export function pastelScene(scene: Radiance, radius: number, contrast: number, stops: number, level: number): Radiance {
+  const smooth = smoothScene(scene, radius);
+  const { width, height } = smooth;
+  const data = new Float32Array(smooth.data.length);
+  for (let x = 0; x < width; x++) {
+    let column = 0;
+    for (let y = 0; y < height; y++) for (let c = 0; c < 3; c++) column += smooth.data[(y * width + x) * 3 + c]!;
+    column /= 3 * height;
+    const ramp = level * 2 ** (stops * (x / width - 0.5));
+    for (let y = 0; y < height; y++) {
+      for (let c = 0, i = (y * width + x) * 3; c < 3; c++, i++) data[i] = ramp * (1 + contrast * (smooth.data[i]! / column - 1));
+    }
+  }
+  return { width, height, data };
+}

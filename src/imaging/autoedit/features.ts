@@ -24,9 +24,13 @@ const LUMA_STOPS = 12;
 const SATURATION_QUANTILES = [0.5, 0.9];
 /** Quantiles of log2 max(R, G, B): where the highlights sit, the cue auto-level and auto-exposure tools read. */
 const PEAK_QUANTILES = [0.5, 0.9, 0.98, 0.995, 0.999];
+/** Per-channel quantiles for the white patch: the brightest level of each channel is the light's, where something white was lit. */
+const PATCH_QUANTILES = [0.995, 0.999];
+/** A plateau: pixels within this factor of the brightest max(R, G, B), what a clipped highlight leaves after a later darkening. */
+const PLATEAU = 0.99;
 
 /** Changes whenever the layout or the meaning of a feature changes; the weights record it. */
-export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+peak${PEAK_QUANTILES.join(',')}+spreads+bright+loglmean-v4`;
+export const FEATURE_SPEC = `chroma${BINS}x${RANGE}+edge+q${CHROMA_QUANTILES.join(',')}+luma${LUMA_QUANTILES.join(',')}+lh${LUMA_BINS}/${LUMA_STOPS}+sat${SATURATION_QUANTILES.join(',')}+peak${PEAK_QUANTILES.join(',')}+spreads+bright+loglmean+patch${PATCH_QUANTILES.join(',')}+plateau${PLATEAU}-v5`;
 
 /** Floors of the logs: black pixels and flat regions carry no chroma. */
 const EPS = 1e-4;
@@ -96,6 +100,7 @@ export function photoFeatures(preview: LinearImage): Float64Array {
   const ews = new Float32Array(n);
   const lumas = new Float32Array(n);
   const peaks = new Float32Array(n);
+  const channels = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const;
   const sats = new Float32Array(n);
   const mean = [0, 0, 0];
   const edgeNorm = [0, 0, 0];
@@ -116,6 +121,9 @@ export function photoFeatures(preview: LinearImage): Float64Array {
       mean[2]! += b;
       const mx = Math.max(r, g, b);
       peaks[y * width + x] = Math.log2(mx + EPS);
+      channels[0][y * width + x] = Math.log2(r + EPS);
+      channels[1][y * width + x] = Math.log2(g + EPS);
+      channels[2][y * width + x] = Math.log2(b + EPS);
       if (mx > CLIP) clipped++;
       if (mx > DARK) {
         // Saturation as the eye sees it: on square roots, a stand-in for the display encoding.
@@ -200,8 +208,12 @@ export function photoFeatures(preview: LinearImage): Float64Array {
       }
     return sw > 0 ? [su / sw, sv / sw] : [0, 0];
   };
+  const [rPatch, gPatch, bPatch] = channels.map((c) => quantiles(c, null, n, -14, 1, 1500, PATCH_QUANTILES)) as [number[], number[], number[]];
+  const patch = PATCH_QUANTILES.flatMap((_, k) => [(rPatch[k]! - gPatch[k]!) * Math.LN2, (bPatch[k]! - gPatch[k]!) * Math.LN2]);
   const features = [
     ...spreads,
+    ...patch,
+    ...plateau(data, n),
     ...bright(l90),
     ...bright(l98),
     ...normalisedRoots(chroma),
@@ -227,6 +239,25 @@ export function photoFeatures(preview: LinearImage): Float64Array {
     nc / Math.max(1, n),
   ];
   return Float64Array.from(features, (f) => (Number.isFinite(f) ? f : 0));
+}
+
+/** The share of pixels on the brightest plateau and their mean log-chroma. */
+function plateau(data: Float32Array, n: number): [number, number, number] {
+  let top = 0;
+  for (let p = 0; p < n; p++) top = Math.max(top, data[3 * p]!, data[3 * p + 1]!, data[3 * p + 2]!);
+  let count = 0;
+  let su = 0;
+  let sv = 0;
+  for (let p = 0; p < n; p++) {
+    const r = Math.max(0, data[3 * p]!);
+    const g = Math.max(0, data[3 * p + 1]!);
+    const b = Math.max(0, data[3 * p + 2]!);
+    if (Math.max(r, g, b) < PLATEAU * top) continue;
+    count++;
+    su += Math.log((r + EPS) / (g + EPS));
+    sv += Math.log((b + EPS) / (g + EPS));
+  }
+  return count > 0 ? [Math.sqrt(count / n), su / count, sv / count] : [0, 0, 0];
 }
 
 /** The linear preview the features (and the guards) are computed on. */

@@ -55,7 +55,8 @@ export interface SceneMatch {
   /**
    * How much better the best hand-held shift fits than any other peak of the correlation within
    * 20 % of the long edge further from it than hand-held frames move (another viewpoint), at half
-   * size and with slow shading taken out; negative when another viewpoint fits better.
+   * size and with slow shading taken out; a peak counts only over at least half the pixels the
+   * hand-held fit is measured on; negative when another viewpoint fits better.
    */
   uniqueness: number;
   /** Median of log2(linear b / linear a) over pixels usable in both: b's exposure relative to a's, in EV. */
@@ -147,12 +148,13 @@ function prepareStructure(plane: Plane): Prepared {
   return { plane, ...gradients(plane, shading) };
 }
 
-/** Gradient correlation of a and b shifted by (dx, dy), over their overlap. */
-function correlation(a: Prepared, b: Prepared, dx: number, dy: number): number {
+/** Gradient correlation of a and b shifted by (dx, dy), and over how many pixels both see structure (its support). */
+function correlation(a: Prepared, b: Prepared, dx: number, dy: number): { similarity: number; support: number } {
   const { width: w, height: h } = a.plane;
   let ab = 0;
   let aa = 0;
   let bb = 0;
+  let support = 0;
   const x0 = Math.max(0, -dx);
   const x1 = Math.min(w, w - dx);
   for (let y = Math.max(0, -dy); y < Math.min(h, h - dy); y++) {
@@ -166,9 +168,10 @@ function correlation(a: Prepared, b: Prepared, dx: number, dy: number): number {
       ab += ax * bx + ay * by;
       aa += ax * ax + ay * ay;
       bb += bx * bx + by * by;
+      support++;
     }
   }
-  return aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0;
+  return { similarity: aa > 0 && bb > 0 ? ab / Math.sqrt(aa * bb) : 0, support };
 }
 
 /** The shift within ±radius maximising the correlation, searched at half size first, then refined. */
@@ -179,7 +182,7 @@ function bestShift(a: Plane, b: Plane, radius: number): { dx: number; dy: number
   let coarse = { dx: 0, dy: 0, similarity: -Infinity };
   for (let dy = -half; dy <= half; dy++) {
     for (let dx = -half; dx <= half; dx++) {
-      const s = correlation(ha, hb, dx, dy);
+      const s = correlation(ha, hb, dx, dy).similarity;
       if (s > coarse.similarity) coarse = { dx, dy, similarity: s };
     }
   }
@@ -189,7 +192,7 @@ function bestShift(a: Plane, b: Plane, radius: number): { dx: number; dy: number
   for (let dy = 2 * coarse.dy - 2; dy <= 2 * coarse.dy + 2; dy++) {
     for (let dx = 2 * coarse.dx - 2; dx <= 2 * coarse.dx + 2; dx++) {
       if (Math.abs(dx) > radius || Math.abs(dy) > radius) continue;
-      const s = correlation(fa, fb, dx, dy);
+      const s = correlation(fa, fb, dx, dy).similarity;
       if (s > best.similarity) best = { dx, dy, similarity: s };
     }
   }
@@ -197,9 +200,17 @@ function bestShift(a: Plane, b: Plane, radius: number): { dx: number; dy: number
 }
 
 /**
+ * A rival viewpoint must fit over at least this share of the pixels the hand-held alignment fits
+ * over. Where one frame is mostly clipped (the +2 EV frame of a bright or pastel scene), the two
+ * see structure together on a few hundred pixels, and at far shifts on a handful: a correlation
+ * over 1–50 pixels came out 0.5–1.0 and outranked the true alignment (see docs/imaging-hdr.md).
+ */
+const MIN_RIVAL_SUPPORT_SHARE = 0.5;
+
+/**
  * uniqueness (SceneMatch) at half size: the best correlation of the structure within the
  * hand-held range (±radius) less that of the best other peak within ±wide lying further from it
- * than that range.
+ * than that range and measured over enough pixels (MIN_RIVAL_SUPPORT_SHARE).
  */
 function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number): number {
   const ha = prepareStructure(blockMean(a, 2));
@@ -208,22 +219,25 @@ function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number): 
   const reach = Math.max(half, Math.ceil(wide / 2));
   const side = 2 * reach + 1;
   const surface = new Float64Array(side * side);
-  let held = { x: reach, y: reach, similarity: -Infinity };
+  const support = new Float64Array(side * side);
+  let held = { x: reach, y: reach, similarity: -Infinity, support: 0 };
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
-      const s = correlation(ha, hb, x - reach, y - reach);
-      surface[y * side + x] = s;
-      if (Math.abs(x - reach) <= half && Math.abs(y - reach) <= half && s > held.similarity) held = { x, y, similarity: s };
+      const fit = correlation(ha, hb, x - reach, y - reach);
+      surface[y * side + x] = fit.similarity;
+      support[y * side + x] = fit.support;
+      if (Math.abs(x - reach) <= half && Math.abs(y - reach) <= half && fit.similarity > held.similarity) held = { x, y, ...fit };
     }
   }
   // Another viewpoint is another peak of the correlation, not the slope of this one: a smooth
   // scene's peak is broad, and its slope further out than hand-held frames move is no rival.
+  const minSupport = MIN_RIVAL_SUPPORT_SHARE * held.support;
   let rival = -1;
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       if (Math.max(Math.abs(x - held.x), Math.abs(y - held.y)) <= half) continue;
       const s = surface[y * side + x]!;
-      let peak = s > rival;
+      let peak = s > rival && support[y * side + x]! >= minSupport;
       for (let v = Math.max(0, y - 1); peak && v <= Math.min(side - 1, y + 1); v++) {
         for (let u = Math.max(0, x - 1); u <= Math.min(side - 1, x + 1); u++) if (surface[v * side + u]! > s) peak = false;
       }
