@@ -1,9 +1,11 @@
 /**
  * The imaging thread task of bench/render-stages.ts: one automatic edit from JPEG bytes to the
  * JPEG and its thumbnail, as developFinished runs it, with the process CPU and wall time of
- * each stage. It loads the engine from the build it is given (workerData.root, a dist/
+ * each stage, and the CPU time of the thread that ran it (its own work and the bands it took:
+ * what the other imaging thread did not take off it, whatever the load). It loads the engine from the build it is given (workerData.root, a dist/
  * folder), so that one build's bench can time another's engine.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { workerData } from 'node:worker_threads';
@@ -21,7 +23,25 @@ const enoughSky = (sky: { coverage: number; confidence: number }) => sky.coverag
 
 export type Stage = [name: string, cpuMs: number, wallMs: number];
 
-export default async function stagesTask(input: { bytes: Uint8Array; options: EstimateOptions }): Promise<Stage[]> {
+/** Linux's clock ticks per second, in which /proc reports a thread's CPU time. */
+const TICKS_PER_SECOND = 100;
+
+/** CPU time of the calling thread (user + system, ms), from /proc/thread-self/stat: Node 20 has no per-thread counter. */
+function threadCpuMs(): number {
+  const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
+  // Fields after the command name (in parentheses, which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+export interface StagesResult {
+  stages: Stage[];
+  /** CPU time of this thread over the photo, ms. */
+  threadCpu: number;
+}
+
+export default async function stagesTask(input: { bytes: Uint8Array; options: EstimateOptions }): Promise<StagesResult> {
+  const thread = threadCpuMs();
   const bytes = Buffer.from(input.bytes.buffer, input.bytes.byteOffset, input.bytes.byteLength);
   const stages: Stage[] = [];
   let cpu = process.cpuUsage();
@@ -42,5 +62,5 @@ export default async function stagesTask(input: { bytes: Uint8Array; options: Es
   mark('encode');
   // As developFinished: the photo's pixels serve the next photo's.
   if (image.data.buffer !== source.image.data.buffer) bands.recycleShared(source.image.data, image.data);
-  return stages;
+  return { stages, threadCpu: threadCpuMs() - thread };
 }

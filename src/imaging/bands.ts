@@ -147,17 +147,40 @@ const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: n
 
 /** Runs items 0..items-1 of a job of a registered kind (sharedWork), with the help of the other imaging threads, whether or not this thread shares its jobs; resolves when all are done. */
 export async function runShared(kind: string, args: unknown, items: number): Promise<void> {
+  await offerShared(kind, args, items)();
+}
+
+/**
+ * Posts a job of a registered kind to the other imaging threads and returns at once the
+ * function that finishes it: it runs here the items no thread has claimed yet and resolves
+ * when all are done. In between this thread is free for work of its own.
+ */
+function offerShared(kind: string, args: unknown, items: number): () => Promise<void> {
   const job: Job = { kind, args, counter: new Int32Array(new SharedArrayBuffer(12)), items, sharedBytes: sharedBytesOf(args) };
   // Posted through this thread's own channel when it has one, which does not hear itself.
   const channel = helping ?? new BroadcastChannel(CHANNEL);
   channel.postMessage(job);
   if (channel !== helping) channel.close();
-  work(job);
-  for (let done = Atomics.load(job.counter, DONE); done < items; done = Atomics.load(job.counter, DONE)) {
-    const wait = waitAsync(job.counter, DONE, done);
-    if (wait.async) await wait.value;
-  }
-  if (Atomics.load(job.counter, FAILED) > 0) throw new Error(`the ${kind} pass failed on an imaging thread`);
+  return async () => {
+    work(job);
+    for (let done = Atomics.load(job.counter, DONE); done < items; done = Atomics.load(job.counter, DONE)) {
+      const wait = waitAsync(job.counter, DONE, done);
+      if (wait.async) await wait.value;
+    }
+    if (Atomics.load(job.counter, FAILED) > 0) throw new Error(`the ${kind} pass failed on an imaging thread`);
+  };
+}
+
+/**
+ * Registers a kind of task that a thread offers to the other imaging threads while it does
+ * work of its own: one of two independent tasks of a photo, too long to run one after the
+ * other. `offer(args)` posts it on a sharing thread (sharing()) and returns `finish`, which
+ * runs it here unless another imaging thread has taken it, and resolves once it is done;
+ * elsewhere finish runs it here. run and args as for sharedWork (one item).
+ */
+export function sharedTask<A>(kind: string, run: (args: A) => void): (args: A) => () => Promise<void> {
+  kinds.set(kind, ((args: A) => run(args)) as ItemRunner);
+  return (args) => (sharing() ? offerShared(kind, args, 1) : async () => run(args));
 }
 
 /**

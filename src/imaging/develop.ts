@@ -7,7 +7,7 @@ import { type DecodedPhoto, decodeImage } from './decode.js';
 import { encodeJpeg, encodeThumbnail, encodeTiff16 } from './encode.js';
 import { type EstimateOptions, estimate } from './estimate.js';
 import { detectFaces } from './faces/detect.js';
-import { applyGeometry, autoCrop, type CropAspect, detectPerspective, detectStraighten, portraitCrop } from './geometry/index.js';
+import { applyGeometry, autoCrop, type CropAspect, detectStraighten, offerPerspective, portraitCrop } from './geometry/index.js';
 import { DEFAULT_OUTPUT_LONG_EDGE, mergeBrackets } from './hdr/index.js';
 import { recycleShared, shareable } from './bands.js';
 import { sharedLinearPreview } from './tone/shared-passes.js';
@@ -119,6 +119,9 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
   const { options } = edit;
   // The sky and crop detectors work on 16 bits; an 8-bit photo is widened once, for those that run.
   const image = () => image16Of(source.image);
+  // Offered first: another imaging thread finds the verticals, the longer task, while this one makes the preview and estimates.
+  const perspective = options.perspectiveCorrection ? offerPerspective(source.image) : null;
+  const preview = await sharedLinearPreview(source.image, FEATURE_EDGE);
   const settings = estimate(source.image, {
     ...(edit.style ? { style: edit.style } : {}),
     ...(options.photographyType ? { photographyType: options.photographyType } : {}),
@@ -126,14 +129,14 @@ export async function automaticSettings(source: Source<RgbImage>, edit: AutoEdit
     options: { ...options, hdrMerge: source.frames > 1, ...(source.frames > 1 ? { hdrFrames: source.frames } : {}) },
     metadata: source.metadata,
     isRaw: source.isRaw,
-    preview: await sharedLinearPreview(source.image, FEATURE_EDGE),
+    preview,
   });
   // Started first: libvips downscales the photo for the sky on its own threads while the detectors below run here.
   const skyFound = options.skyReplacement && !how.skyOnRender ? skyPresence(image()) : null;
   // Should a detector below throw, this promise is never awaited: its rejection must not go unhandled and end the thread.
   skyFound?.catch(() => undefined);
-  if (options.perspectiveCorrection) {
-    const found = detectPerspective(source.image);
+  if (perspective) {
+    const found = await perspective();
     settings.perspective = { vertical: found.vertical, horizontal: found.horizontal };
     settings.straightenAngle = found.straightenAngle;
   } else if (options.straighten) {

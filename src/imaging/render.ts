@@ -22,13 +22,15 @@
  */
 import { ANALYSIS_EDGE, analysisCopy } from './analysis-copy.js';
 import { applyGeometry } from './geometry/index.js';
+import { fitComposites } from './composite-fits.js';
 import { assertRgbImage, image16Of } from './image16.js';
 import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { pullWindows } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
-import { skyMask, type SkyMaskResult } from './sky/mask.js';
+import { MIN_SKY_COVERAGE, skyMaskOfFit, type SkyMaskResult } from './sky/mask.js';
 import { replaceSky } from './sky/replace.js';
+import { offerSkyReading } from './sky/scene.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
 import { developPreviewEdge, planDevelop } from './tone/pixel-pass.js';
@@ -94,18 +96,24 @@ async function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 =
  * Window pull and sky replacement, on the framed image before tone (context.darkFrame framed
  * like it); in the image's own pixels when it is render's to change (owned). Both read one
  * analysis copy of the framed photo, and the sky is found on it as framed, before windows
- * are pulled: one libvips downscale and one segmentation a photo.
+ * are pulled: one libvips downscale and one segmentation a photo. The sky's segmentation and
+ * the window detection on the copy run at once on two imaging threads (composite-fits.ts), and
+ * so do pulling the windows and what sky replacement reads off the mask (sky/scene.ts).
  */
 async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext, owned: boolean): Promise<Image16> {
   if (s.windowPull === 0 && !s.sky) return image;
   const analysis = await analysisCopy(image, ANALYSIS_EDGE);
-  const mask = s.sky ? await skyMask(image, analysis) : null;
+  const fits = await fitComposites(analysis, { width: image.width, height: image.height, sky: s.sky !== null, windows: s.windowPull > 0, base: !context.darkFrame });
+  const mask = s.sky ? await skyMaskOfFit(image, fits.sky) : null;
+  const sky = s.sky && mask && (!context.replaceSkyIf || context.replaceSkyIf(mask)) ? { ...s.sky, mask } : null;
+  // What replacing reads off the mask and the copy, read by another imaging thread while this one pulls the windows.
+  const reading = sky?.mask.spans && sky.strength > 0 && sky.mask.coverage >= MIN_SKY_COVERAGE ? offerSkyReading(sky.mask.mask, sky.mask.spans, image.width, image.height, analysis) : null;
   const darkFrame = context.darkFrame ? { darkFrame: context.darkFrame } : {};
-  const pulled = s.windowPull > 0 ? await pullWindows(image, s.windowPull, { ...darkFrame, analysis, inPlace: owned }) : image;
-  if (!s.sky || !mask || (context.replaceSkyIf && !context.replaceSkyIf(mask))) return pulled;
-  const template = context.skyTemplates?.get(s.sky.templateId) ?? s.sky.templateId;
+  const pulled = fits.windows ? await pullWindows(image, s.windowPull, { ...darkFrame, analysis, found: fits.windows, inPlace: owned }) : image;
+  if (!sky) return pulled;
+  const template = context.skyTemplates?.get(sky.templateId) ?? sky.templateId;
   // Window pull's result is a copy of its own when it is not in place: the sky may change it.
-  return replaceSky(pulled, { template, strength: s.sky.strength, mask, analysis, inPlace: owned || pulled !== image });
+  return replaceSky(pulled, { template, strength: sky.strength, mask: sky.mask, analysis, ...(reading ? { reading: await reading() } : {}), inPlace: owned || pulled !== image });
 }
 
 /** Geometry: straighten and perspective, then crop (geometry/applyGeometry), to a new image; the input at 16 bits when there is nothing to do. */

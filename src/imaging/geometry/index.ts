@@ -3,7 +3,7 @@
  * geometry renderer, and crops. Conventions in docs/imaging-geometry.md.
  */
 export { detectSegments, type Segment, type SegmentOptions } from './segments.js';
-export { detectPerspective, type PerspectiveEstimate } from './perspective.js';
+export { detectPerspective, offerPerspective, type PerspectiveEstimate } from './perspective.js';
 export { detectStraighten, type StraightenEstimate } from './straighten.js';
 export { applyGeometry, checkedPlan as planGeometry } from './apply.js';
 export { DEGREES_PER_UNIT, type GeometrySettings } from './camera.js';

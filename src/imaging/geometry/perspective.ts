@@ -1,3 +1,4 @@
+import { isShared, sharedTask, sharing } from '../bands.js';
 import { assertRgbImage } from '../image16.js';
 import { applyToVector, multiply, rotationX, rotationZ } from '../matrix.js';
 import type { RgbImage } from '../types.js';
@@ -36,6 +37,29 @@ const MAX_YAW_DEGREES = 8;
 export function detectPerspective(image: RgbImage): PerspectiveEstimate {
   assertRgbImage(image);
   return perspectiveFromSegments(detectSegments(image), image.width, image.height);
+}
+
+/** detectPerspective on another imaging thread (bands.ts sharedTask): the estimate comes back in shared memory, in PerspectiveEstimate's order. */
+const perspectiveTask = sharedTask('perspective', ({ image, out }: { image: RgbImage; out: Float64Array }) => {
+  const found = detectPerspective(image);
+  out.set([found.vertical, found.horizontal, found.straightenAngle, found.confidence]);
+});
+
+/**
+ * detectPerspective offered to the other imaging threads while this one goes on (an
+ * automatic edit's estimate): the returned function resolves to the estimate, found here
+ * unless another thread took it. On a photo whose pixels are not shared it is found here,
+ * when asked for: posting would copy them.
+ */
+export function offerPerspective(image: RgbImage): () => Promise<PerspectiveEstimate> {
+  assertRgbImage(image);
+  if (!sharing() || !isShared(image.data)) return async () => detectPerspective(image);
+  const out = new Float64Array(new SharedArrayBuffer(4 * 8));
+  const finish = perspectiveTask({ image, out });
+  return async () => {
+    await finish();
+    return { vertical: out[0]!, horizontal: out[1]!, straightenAngle: out[2]!, confidence: out[3]! };
+  };
 }
 
 function perspectiveFromSegments(segments: Segment[], width: number, height: number): PerspectiveEstimate {

@@ -116,22 +116,34 @@ function around(windows: Box[], width: number, height: number): Box {
   return { x, y, width: right - x, height: bottom - y };
 }
 
-/** What the windows are: their boxes at full size, the guided filter that makes their mask, the part of the frame it covers, and their 0/1 map at analysis size (p). */
-interface FoundWindows {
+/**
+ * What the windows of an image are, found on its analysis copy: their boxes at full size, the
+ * guided filter that makes their mask, the part of the frame it covers, their 0/1 map at
+ * analysis size (p), and the guided filter of the base layer single-frame recovery lowers.
+ */
+export interface FoundWindows {
   windows: Box[];
   coefficients: GuidedCoefficients | null;
   /** The windows' bounds with their mask's margin (around): the mask is 0 beyond. */
   region: Box;
   p: Float32Array;
+  /** Null when not asked for, or when no window was found. */
+  base: GuidedCoefficients | null;
 }
 
-function findWindows(image: Image16, copy: AnalysisCopy): FoundWindows {
+/** At most this many windows: each covers MIN_AREA of the frame at least. */
+export const MAX_WINDOWS = Math.floor(1 / MIN_AREA);
+
+/**
+ * The windows of a width × height image from its analysis copy; with `base`, also the base
+ * layer compressWindowHighlights lowers (what recovery without a dark frame needs).
+ */
+export function findWindows(copy: AnalysisCopy, width: number, height: number, base: boolean): FoundWindows {
   const { inside, boxes } = blownWindows(copy);
-  const { width, height } = image;
   // One pixel of dilation takes in the glow around the frame before the guided filter snaps the edge to the full-size image.
   const p = boxMean(Float32Array.from(inside), copy.width, copy.height, 1);
   for (let i = 0; i < p.length; i++) p[i] = p[i]! > 0 ? 1 : 0;
-  if (boxes.length === 0) return { windows: [], coefficients: null, region: { x: 0, y: 0, width: 0, height: 0 }, p };
+  if (boxes.length === 0) return { windows: [], coefficients: null, region: { x: 0, y: 0, width: 0, height: 0 }, p, base: null };
   const coefficients = guidedFilterCoefficients(copy.rgb, p, copy.width, copy.height, 3, 1e-3);
   const sx = width / copy.width,
     sy = height / copy.height;
@@ -140,16 +152,22 @@ function findWindows(image: Image16, copy: AnalysisCopy): FoundWindows {
       y = Math.floor(b.y * sy);
     return { x, y, width: Math.min(width, Math.ceil((b.x + b.width) * sx)) - x, height: Math.min(height, Math.ceil((b.y + b.height) * sy)) - y };
   });
-  return { windows, coefficients, region: around(windows, width, height), p };
+  const baseLayer = base ? baseLayerOf(copy) : null;
+  return { windows, coefficients, region: around(windows, width, height), p, base: baseLayer };
 }
 
 /** Finds blown-out windows: near-clipped, bright regions, rectangular-ish and darker around. */
 export async function windowMask(image: Image16): Promise<WindowMaskResult> {
   assertImage16(image, 'image');
   const { width, height } = image;
-  const { windows, coefficients, region } = findWindows(image, await analysisCopy(image, ANALYSIS_EDGE));
+  const { windows, coefficients, region } = findWindows(await analysisCopy(image, ANALYSIS_EDGE), width, height, false);
   const mask = coefficients ? await applyGuidedCoefficients(coefficients, image, region) : new Float32Array(width * height);
   return { mask, width, height, windows };
+}
+
+/** The guided filter of the copy's linear luminance by its colour: the edge-preserving base layer of compressWindowHighlights. */
+function baseLayerOf(copy: AnalysisCopy): GuidedCoefficients {
+  return guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2);
 }
 
 /** Linear luminance of an analysis copy. */
@@ -207,10 +225,11 @@ export async function windowPull(image: Image16, strength: number, options: { da
 /**
  * windowPull for a pipeline that reads the result again: the image itself when no window
  * was found (or strength is 0). `analysis` is the image's analysis copy (analysisCopy at
- * ANALYSIS_EDGE) when the caller has it. With inPlace the windows are pulled in the image's
+ * ANALYSIS_EDGE) when the caller has it, `found` its windows (findWindows, with the base
+ * layer unless there is a dark frame). With inPlace the windows are pulled in the image's
  * own pixels (a pipeline's intermediate image, which nothing else reads): no full-size copy.
  */
-export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16; analysis?: AnalysisCopy; inPlace?: boolean } = {}): Promise<Image16> {
+export async function pullWindows(image: Image16, strength: number, options: { darkFrame?: Image16; analysis?: AnalysisCopy; found?: FoundWindows; inPlace?: boolean } = {}): Promise<Image16> {
   assertImage16(image, 'image');
   assertNumberInRange(strength, 'strength', 0, 100);
   if (options === null || typeof options !== 'object') throw invalidParameterError('options', 'an object', options);
@@ -222,10 +241,10 @@ export async function pullWindows(image: Image16, strength: number, options: { d
     }
   }
   if (strength === 0) return image;
-  const copy = options.analysis ?? (await analysisCopy(image, ANALYSIS_EDGE));
-  const { windows, coefficients, region, p } = findWindows(image, copy);
-  if (windows.length === 0 || !coefficients) return image;
   const { width, height } = image;
+  const copy = options.analysis ?? (await analysisCopy(image, ANALYSIS_EDGE));
+  const { windows, coefficients, region, p, base } = options.found ?? findWindows(copy, width, height, !darkFrame);
+  if (windows.length === 0 || !coefficients) return image;
   // The mask over the windows' region alone, row-major at its width: 0 beyond it.
   const mask = await guidedRegion(coefficients, image, region);
   const data = options.inPlace ? image.data : shareableCopy(image);
@@ -247,7 +266,7 @@ export async function pullWindows(image: Image16, strength: number, options: { d
     }
     return { width, height, data };
   }
-  await compressWindowHighlights(image, data, mask, region, copy, s);
+  await compressWindowHighlights(image, data, mask, region, base ?? baseLayerOf(copy), s);
   return { width, height, data };
 }
 
@@ -257,8 +276,8 @@ export async function pullWindows(image: Image16, strength: number, options: { d
  * to it); in the windows the base comes down by up to 20 % · s and the detail is raised
  * to the power 1 + s, chroma kept.
  */
-async function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, region: Box, copy: AnalysisCopy, s: number): Promise<void> {
-  const base = await guidedRegion(guidedFilterCoefficients(copy.rgb, linearLuma(copy), copy.width, copy.height, 4, 1e-2), image, region);
+async function compressWindowHighlights(image: Image16, data: Uint16Array, mask: Float32Array, region: Box, baseLayer: GuidedCoefficients, s: number): Promise<void> {
+  const base = await guidedRegion(baseLayer, image, region);
   const lin = srgb16ToLinearLut();
   const { width } = image;
   // mask and base are the region's, row-major at its width.

@@ -340,8 +340,26 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
  */
 export async function skyMask(image: Image16, copy?: AnalysisCopy): Promise<SkyMaskResult> {
   assertImage16(image, 'image');
+  return skyMaskOfFit(image, fitSky(copy ?? (await analysisCopy(image, ANALYSIS_EDGE))));
+}
+
+/** What segmentation decides on the analysis copy: the colour guided filter that makes the sky's mask, and how sure it is; null when there is no sky. */
+export interface SkyFit {
+  coefficients: GuidedCoefficients;
+  confidence: number;
+}
+
+/** The sky's fit on an analysis copy (see skyMask): all of segmentation but the full-size mask, on the copy alone. */
+export function fitSky(copy: AnalysisCopy): SkyFit | null {
+  const coarse = coarseSkyRegion(copy);
+  if (coarse === null) return null;
+  const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));
+  return { coefficients: guidedFilterCoefficients(copy.rgb, coarse.sky, copy.width, copy.height, radius, 1e-3), confidence: coarse.confidence };
+}
+
+/** skyMask of an image whose analysis copy's sky was fitted already (fitSky). */
+export async function skyMaskOfFit(image: Image16, found: SkyFit | null): Promise<SkyMaskResult> {
   const { width, height } = image;
-  const found = await refinedSky(image, copy);
   if (found === null) return { mask: new Float32Array(width * height), width, height, coverage: 0, confidence: 0, spans: new Int32Array(height * 2) };
   const { mask, spans } = await guidedMaskWithSpans(found.coefficients, image);
   // Outside its spans a row's mask is 0, which adds nothing to the sum.
@@ -357,9 +375,10 @@ export async function skyMask(image: Image16, copy?: AnalysisCopy): Promise<SkyM
  */
 export async function skyPresence(image: Image16): Promise<{ coverage: number; confidence: number }> {
   assertImage16(image, 'image');
-  const found = await refinedSky(image);
+  const copy = await analysisCopy(image, ANALYSIS_EDGE);
+  const found = fitSky(copy);
   if (found === null) return { coverage: 0, confidence: 0 };
-  const { coefficients, copy } = found;
+  const { coefficients } = found;
   const { a, b } = coefficients;
   let sum = 0;
   for (let i = 0; i < b.length; i++) {
@@ -367,13 +386,4 @@ export async function skyPresence(image: Image16): Promise<{ coverage: number; c
     sum += q < 0 ? 0 : q > 1 ? 1 : q;
   }
   return { coverage: sum / b.length, confidence: found.confidence };
-}
-
-/** The coarse sky of the analysis copy and the colour guided filter that refines its edge, or null when there is no sky. */
-async function refinedSky(image: Image16, given?: AnalysisCopy): Promise<{ copy: AnalysisCopy; coefficients: GuidedCoefficients; confidence: number } | null> {
-  const copy = given ?? (await analysisCopy(image, ANALYSIS_EDGE));
-  const coarse = coarseSkyRegion(copy);
-  if (coarse === null) return null;
-  const radius = Math.max(2, Math.round(Math.max(copy.width, copy.height) / 160));
-  return { copy, coefficients: guidedFilterCoefficients(copy.rgb, coarse.sky, copy.width, copy.height, radius, 1e-3), confidence: coarse.confidence };
 }

@@ -1,13 +1,13 @@
 import type { Image16 } from '../types.js';
 import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { assertNumberInRange, invalidParameterError } from '../args.js';
-import { encodedToLinear, linearToSrgb16, linearToSrgb16Table, luminance, srgb16ToLinearLut } from '../colour.js';
-import { boxMean } from '../filters/box.js';
+import { linearToSrgb16, linearToSrgb16Table, luminance, srgb16ToLinearLut } from '../colour.js';
 import { assertImage16 } from '../image16.js';
 import { arena, reserve, toolKernels } from '../kernels.js';
 import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
+import { maskSpans, readSky, type Scene, type SkyBounds, type SkyReading } from './scene.js';
 import { renderSkyTemplate, resolveSkyTemplate, type SkyTemplate } from './templates.js';
 import { isShared, shareableCopy, shareableUint16, sharedFloat32, sharedWork } from '../bands.js';
 
@@ -20,6 +20,8 @@ export interface ReplaceSkyOptions {
   mask?: SkyMaskResult;
   /** The image's analysis copy (analysisCopy at ANALYSIS_EDGE), when the caller has it already. */
   analysis?: AnalysisCopy;
+  /** readSky of the mask and the analysis copy, when the caller has it already (sky/scene.ts offerSkyReading). */
+  reading?: SkyReading;
   /** 0..1, default 0: tint the foreground up to 5 % towards the new sky's colour. At 0 every non-sky pixel stays bit-identical. */
   relight?: number;
   /** Blend into the image's own pixels (a pipeline's intermediate image, which nothing else reads): no full-size copy. */
@@ -32,157 +34,11 @@ const TEMPLATE_EDGE = 2048;
 const HORIZON_KEEP = 0.35;
 const HORIZON_BAND = 0.06;
 
-/** Rows and columns (end exclusive) that hold the sky, and its lowest row (the horizon). */
-interface SkyBounds {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-}
-
-/** What replacing reads off the full-size mask, in one pass over it. */
-interface MaskReading {
-  /** Null when no row holds a sliver of sky. */
-  bounds: SkyBounds | null;
-  /** The mask box-averaged onto the analysis grid (toWidth × toHeight). */
-  shrunk: Float32Array;
-}
-
-/** Per row, the first column whose mask is above 0 and one past the last (equal when none): for a mask given without them. */
-function maskSpans(mask: Float32Array, width: number, height: number): Int32Array {
-  const spans = new Int32Array(height * 2);
-  for (let y = 0; y < height; y++) {
-    let first = width;
-    let last = -1;
-    for (let x = 0, i = y * width; x < width; x++, i++) {
-      if (mask[i] === 0) continue;
-      if (x < first) first = x;
-      last = x;
-    }
-    spans[y * 2] = last < 0 ? 0 : first;
-    spans[y * 2 + 1] = last + 1;
-  }
-  return spans;
-}
-
-/**
- * One pass over the full-size mask within each row's span of sky: the sky's bounds and the
- * mask box-averaged onto a smaller grid. Most of a photo is not sky, and a mask of 0 adds
- * nothing to a cell (x + 0 is x): those pixels are skipped.
- */
-function readMask(mask: Float32Array, spans: Int32Array, width: number, height: number, toWidth: number, toHeight: number): MaskReading {
-  let left = width;
-  let right = 0;
-  let top = -1;
-  let bottom = 0;
-  // A row counts towards the horizon once it holds a sliver of sky, not a stray pixel.
-  const rowMinimum = Math.max(1, Math.round(0.005 * width));
-  const sums = new Float32Array(toWidth * toHeight);
-  const column = Int32Array.from({ length: width }, (_, x) => Math.min(toWidth - 1, Math.floor((x * toWidth) / width)));
-  const row = Int32Array.from({ length: height }, (_, y) => Math.min(toHeight - 1, Math.floor((y * toHeight) / height)));
-  for (let y = 0; y < height; y++) {
-    const cells = row[y]! * toWidth;
-    let count = 0;
-    for (let x = spans[y * 2]!, i = y * width + x, end = spans[y * 2 + 1]!; x < end; x++, i++) {
-      const m = mask[i]!;
-      if (m === 0) continue;
-      sums[cells + column[x]!]! += m;
-      if (m < 0.5) continue;
-      count++;
-      if (x < left) left = x;
-      if (x >= right) right = x + 1;
-    }
-    if (count > 0 && top < 0) top = y;
-    if (count >= rowMinimum) bottom = y + 1;
-  }
-  // A cell's count is its columns times its rows.
-  const columns = new Int32Array(toWidth);
-  const rows = new Int32Array(toHeight);
-  for (const c of column) columns[c]!++;
-  for (const r of row) rows[r]!++;
-  for (let i = 0; i < sums.length; i++) {
-    const count = columns[i % toWidth]! * rows[Math.floor(i / toWidth)]!;
-    sums[i] = count > 0 ? sums[i]! / count : 0;
-  }
-  return { bounds: top < 0 || bottom <= top ? null : { left, right, top, bottom }, shrunk: sums };
-}
-
 /** Whether sky is a SkyMaskResult of a width × height image. */
 function isMaskOf(sky: SkyMaskResult, width: number, height: number): boolean {
   if (sky === null || typeof sky !== 'object' || sky.width !== width || sky.height !== height) return false;
   if (!(sky.mask instanceof Float32Array) || sky.mask.length !== width * height) return false;
   return sky.spans === undefined || (sky.spans instanceof Int32Array && sky.spans.length === height * 2);
-}
-
-/** What the photo tells about light: in linear light, from the analysis copy. */
-interface Scene {
-  /** Mean luminance of the sky and of the rest. */
-  skyLuminance: number;
-  groundLuminance: number;
-  /** The colour cast of the light, per channel relative to luminance, from the near-neutral parts of the ground (1, 1, 1 when it cannot tell). */
-  cast: [number, number, number];
-  /** The old sky's colour around each analysis pixel (masked local mean), interleaved RGB, for taking it out of mixed edge pixels. */
-  localSky: Float32Array;
-  width: number;
-  height: number;
-}
-
-function readScene(rgb: Float32Array, mask: Float32Array, width: number, height: number): Scene {
-  const n = width * height;
-  const linear = new Float32Array(n * 3);
-  for (let i = 0; i < n * 3; i++) linear[i] = encodedToLinear(rgb[i]!);
-  let skySum = 0,
-    skyWeight = 0,
-    groundSum = 0,
-    groundWeight = 0;
-  const neutral = [0, 0, 0];
-  let neutralCount = 0;
-  const skyMean = [0, 0, 0];
-  for (let i = 0; i < n; i++) {
-    const r = linear[i * 3]!,
-      g = linear[i * 3 + 1]!,
-      b = linear[i * 3 + 2]!;
-    const y = luminance(r, g, b);
-    const m = mask[i]!;
-    skySum += m * y;
-    skyWeight += m;
-    skyMean[0]! += m * r;
-    skyMean[1]! += m * g;
-    skyMean[2]! += m * b;
-    groundSum += (1 - m) * y;
-    groundWeight += 1 - m;
-    const max = Math.max(r, g, b);
-    // Near-neutral, well-exposed ground shows the colour of the light (grey-world on greys only).
-    if (m < 0.1 && y > 0.02 && max < 0.9 && max - Math.min(r, g, b) < 0.25 * max) {
-      neutral[0]! += r / y;
-      neutral[1]! += g / y;
-      neutral[2]! += b / y;
-      neutralCount++;
-    }
-  }
-  const cast: [number, number, number] = [1, 1, 1];
-  if (neutralCount > 0.01 * n) for (let c = 0; c < 3; c++) cast[c] = neutral[c]! / neutralCount;
-  for (let c = 0; c < 3; c++) skyMean[c]! /= Math.max(1e-6, skyWeight);
-  const radius = Math.max(4, Math.round(Math.max(width, height) / 40));
-  // Only clear sky (mask >= 0.75) informs the local sky colour: mixed edge pixels would pull it towards the foreground.
-  const pure = new Float32Array(n);
-  for (let i = 0; i < n; i++) pure[i] = Math.max(0, (mask[i]! - 0.75) / 0.25);
-  const weight = boxMean(pure, width, height, radius);
-  const localSky = new Float32Array(n * 3);
-  for (let c = 0; c < 3; c++) {
-    const plane = new Float32Array(n);
-    for (let i = 0; i < n; i++) plane[i] = linear[i * 3 + c]! * pure[i]!;
-    const mean = boxMean(plane, width, height, radius);
-    for (let i = 0; i < n; i++) localSky[i * 3 + c] = weight[i]! > 0.01 ? mean[i]! / weight[i]! : skyMean[c]!;
-  }
-  return {
-    skyLuminance: skySum / Math.max(1e-6, skyWeight),
-    groundLuminance: groundSum / Math.max(1e-6, groundWeight),
-    cast,
-    localSky,
-    width,
-    height,
-  };
 }
 
 /**
@@ -241,12 +97,10 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
   }
   const unchanged = () => (options.inPlace ? image : { width, height, data: shareableCopy(image) });
   if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE) return unchanged();
-  const { rgb, width: cw, height: ch } = await analysis();
   const spans = sky.spans ?? maskSpans(sky.mask, width, height);
-  const { bounds, shrunk } = readMask(sky.mask, spans, width, height, cw, ch);
-  if (bounds === null) return unchanged();
+  const { bounds, scene } = options.reading ?? readSky(sky.mask, spans, width, height, await analysis());
+  if (bounds === null || scene === null) return unchanged();
 
-  const scene = readScene(rgb, shrunk, cw, ch);
   const boundsWidth = bounds.right - bounds.left;
   const boundsHeight = bounds.bottom - bounds.top;
   const scale = Math.min(1, TEMPLATE_EDGE / Math.max(boundsWidth, boundsHeight));
