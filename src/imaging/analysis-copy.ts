@@ -3,6 +3,7 @@
  * skin, subject) are taken on a downscaled copy and applied at full size. Values are
  * sRGB-encoded, 0..1.
  */
+import { sharedFloat32 } from './bands.js';
 import { image16FromSharp, sharpFromImage16, shrinkToLongEdge } from './image16.js';
 import type { Image16 } from './types.js';
 
@@ -16,10 +17,14 @@ export interface AnalysisCopy {
   rgb: Float32Array;
 }
 
-/** Downscales (Lanczos-3, never enlarging) so the long edge is at most longEdge, and converts to floats. */
+/**
+ * Downscales (Lanczos-3, never enlarging) so the long edge is at most longEdge, and converts to
+ * floats; on an imaging thread, in shared memory, so that the tasks render offers to the other
+ * threads (composite-fits.ts, sky/scene.ts) read it without a copy.
+ */
 export async function analysisCopy(image: Image16, longEdge: number): Promise<AnalysisCopy> {
   const small = await shrinkToLongEdge(image, longEdge);
-  const rgb = new Float32Array(small.data.length);
+  const rgb = sharedFloat32(small.data.length);
   for (let i = 0; i < rgb.length; i++) rgb[i] = small.data[i]! / 65535;
   return { width: small.width, height: small.height, rgb };
 }

@@ -3,11 +3,12 @@
  * (sky/mask.ts fitSky) and the windows (local/window-pull.ts findWindows). The two are
  * independent and each takes about 150–250 ms of JavaScript on one thread for an 18 MP
  * photo, so on a sharing thread the windows are offered to the other imaging threads
- * (bands.ts sharedTask) while this one segments the sky: the copy goes to them in shared
- * memory and the windows come back in it. Elsewhere both run here, one after the other.
+ * (bands.ts sharedTask) while this one segments the sky: they read the copy where analysisCopy
+ * made it, in shared memory, and the windows come back in it. Elsewhere (or on a copy that is not
+ * shared) both run here, one after the other.
  */
 import type { AnalysisCopy } from './analysis-copy.js';
-import { sharedFloat32, sharedTask, sharing } from './bands.js';
+import { isShared, sharedFloat32, sharedTask, sharing } from './bands.js';
 import type { GuidedCoefficients } from './filters/guided.js';
 import { findWindows, type FoundWindows, MAX_WINDOWS } from './local/window-pull.js';
 import { fitSky, type SkyFit } from './sky/mask.js';
@@ -74,15 +75,13 @@ function put(into: SharedCoefficients, from: GuidedCoefficients): void {
 /** The sky's fit and the windows of an analysis copy, as asked: on two imaging threads when this thread shares its jobs and both are asked for. */
 export async function fitComposites(copy: AnalysisCopy, ask: CompositeAsk): Promise<CompositeFits> {
   const { width, height, base } = ask;
-  if (!sharing() || !ask.sky || !ask.windows) {
+  if (!sharing() || !isShared(copy.rgb) || !ask.sky || !ask.windows) {
     return { sky: ask.sky ? fitSky(copy) : null, windows: ask.windows ? findWindows(copy, width, height, base) : null };
   }
   const n = copy.width * copy.height;
   const coefficients = (): SharedCoefficients => ({ a: sharedFloat32(n * 3), b: sharedFloat32(n) });
-  const rgb = sharedFloat32(copy.rgb.length);
-  rgb.set(copy.rgb);
   const job: WindowsJob = {
-    copy: { width: copy.width, height: copy.height, rgb },
+    copy,
     width,
     height,
     base,

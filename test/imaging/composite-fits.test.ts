@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ANALYSIS_EDGE, analysisCopy } from '../../src/imaging/analysis-copy.js';
-import { shareJobs } from '../../src/imaging/bands.js';
+import { isShared, shareJobs } from '../../src/imaging/bands.js';
 import { type CompositeFits, fitComposites } from '../../src/imaging/composite-fits.js';
 import { detectPerspective, offerPerspective } from '../../src/imaging/geometry/index.js';
 import { skyMask } from '../../src/imaging/sky/mask.js';
@@ -49,10 +49,13 @@ describe('what render offers to another imaging thread', () => {
     const sharedSpans = new Int32Array(new SharedArrayBuffer(sky.spans!.byteLength));
     sharedSpans.set(sky.spans!);
     shareJobs();
+    // Made while this thread shares its jobs, the copy is in shared memory, as render's is: offered, not read here.
+    const sharedCopy = await analysisCopy(outdoor, ANALYSIS_EDGE);
+    assert.ok(isShared(sharedCopy.rgb), 'the analysis copy is shared');
     await checkWithBandHelpers(async () => {
       assert.deepEqual([plain(await fit(outdoor)), plain(await fit(indoor))], alone);
       assert.deepEqual(await offerPerspective(sharedStreet)(), perspective);
-      assert.deepEqual(plainReading(await offerSkyReading(sharedMask, sharedSpans, outdoor.width, outdoor.height, copy)()), reading);
+      assert.deepEqual(plainReading(await offerSkyReading(sharedMask, sharedSpans, outdoor.width, outdoor.height, sharedCopy)()), reading);
     });
   });
 });

@@ -194,13 +194,11 @@ const readingTask = sharedTask('sky-reading', (job: ReadingJob) => {
 /**
  * readSky offered to the other imaging threads (bands.ts sharedTask): the returned function
  * resolves to the reading, made here unless another thread took it. Made here, when asked for,
- * on a mask that is not in shared memory: posting would copy it.
+ * on a mask or a copy that is not in shared memory: posting would copy it.
  */
 export function offerSkyReading(mask: Float32Array, spans: Int32Array, width: number, height: number, copy: AnalysisCopy): () => Promise<SkyReading> {
-  if (!sharing() || !isShared(mask) || !isShared(spans)) return async () => readSky(mask, spans, width, height, copy);
-  const rgb = sharedFloat32(copy.rgb.length);
-  rgb.set(copy.rgb);
-  const job: ReadingJob = { mask, spans, width, height, copy: { ...copy, rgb }, numbers: new Float64Array(new SharedArrayBuffer(NUMBERS * 8)), localSky: sharedFloat32(copy.width * copy.height * 3) };
+  if (!sharing() || !isShared(mask) || !isShared(spans) || !isShared(copy.rgb)) return async () => readSky(mask, spans, width, height, copy);
+  const job: ReadingJob = { mask, spans, width, height, copy, numbers: new Float64Array(new SharedArrayBuffer(NUMBERS * 8)), localSky: sharedFloat32(copy.width * copy.height * 3) };
   const finish = readingTask(job);
   return async () => {
     await finish();
