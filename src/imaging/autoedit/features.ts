@@ -120,10 +120,14 @@ export function photoFeatures(preview: LinearImage): Float64Array {
       mean[1]! += g;
       mean[2]! += b;
       const mx = Math.max(r, g, b);
-      peaks[y * width + x] = Math.log2(mx + EPS);
-      channels[0][y * width + x] = Math.log2(r + EPS);
-      channels[1][y * width + x] = Math.log2(g + EPS);
-      channels[2][y * width + x] = Math.log2(b + EPS);
+      const lr = Math.log2(r + EPS);
+      const lg = Math.log2(g + EPS);
+      const lb = Math.log2(b + EPS);
+      channels[0][y * width + x] = lr;
+      channels[1][y * width + x] = lg;
+      channels[2][y * width + x] = lb;
+      // The log of the largest channel, log2(mx + EPS), without a fourth log.
+      peaks[y * width + x] = Math.max(lr, lg, lb);
       if (mx > CLIP) clipped++;
       if (mx > DARK) {
         // Saturation as the eye sees it: on square roots, a stand-in for the display encoding.
