@@ -28,8 +28,8 @@ import { smoothSkin } from './local/skin.js';
 import { applySubjectEmphasis, subjectMask } from './local/subject-mask.js';
 import { pullWindows } from './local/window-pull.js';
 import { validateSettings, type DevelopSettings } from './settings.js';
-import { MIN_SKY_COVERAGE, skyMaskOfFit, type SkyMaskResult } from './sky/mask.js';
-import { replaceSky } from './sky/replace.js';
+import { skyMaskOfFit, type SkyMaskResult } from './sky/mask.js';
+import { replaceSky, replacesSky } from './sky/replace.js';
 import { offerSkyReading } from './sky/scene.js';
 import type { SkyTemplate } from './sky/templates.js';
 import { reduceNoise } from './tone/detail.js';
@@ -107,7 +107,7 @@ async function compositeStage(image: Image16, s: DevelopSettings, context: Rende
   const mask = s.sky ? await skyMaskOfFit(image, fits.sky) : null;
   const sky = s.sky && mask && (!context.replaceSkyIf || context.replaceSkyIf(mask)) ? { ...s.sky, mask } : null;
   // What replacing reads off the mask and the copy, read by another imaging thread while this one pulls the windows.
-  const reading = sky?.mask.spans && sky.strength > 0 && sky.mask.coverage >= MIN_SKY_COVERAGE ? offerSkyReading(sky.mask.mask, sky.mask.spans, image.width, image.height, analysis) : null;
+  const reading = sky?.mask.spans && replacesSky(sky.mask, sky.strength) ? offerSkyReading(sky.mask.mask, sky.mask.spans, image.width, image.height, analysis) : null;
   const darkFrame = context.darkFrame ? { darkFrame: context.darkFrame } : {};
   const pulled = fits.windows ? await pullWindows(image, s.windowPull, { ...darkFrame, analysis, found: fits.windows, inPlace: owned }) : image;
   if (!sky) return pulled;

@@ -73,6 +73,11 @@ function matchTemplate(template: Image16, scene: Scene): Float32Array {
   return out;
 }
 
+/** Whether replaceSky changes a photo with this sky at this strength (0..1): not at strength 0, nor for a sliver of sky. */
+export function replacesSky(sky: { coverage: number }, strength: number): boolean {
+  return strength !== 0 && sky.coverage >= MIN_SKY_COVERAGE;
+}
+
 /**
  * Replaces the sky: the template, scaled over the sky's bounds with its horizon on the
  * sky's lowest row and matched to the scene, goes in where the mask says sky. Mixed edge
@@ -96,7 +101,7 @@ export async function replaceSky(image: Image16, options: ReplaceSkyOptions): Pr
     throw invalidParameterError('options.mask', `a SkyMaskResult of ${width} × ${height}`, sky);
   }
   const unchanged = () => (options.inPlace ? image : { width, height, data: shareableCopy(image) });
-  if (options.strength === 0 || sky.coverage < MIN_SKY_COVERAGE) return unchanged();
+  if (!replacesSky(sky, options.strength)) return unchanged();
   const spans = sky.spans ?? maskSpans(sky.mask, width, height);
   const { bounds, scene } = options.reading ?? readSky(sky.mask, spans, width, height, await analysis());
   if (bounds === null || scene === null) return unchanged();
