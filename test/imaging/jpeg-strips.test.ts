@@ -113,7 +113,7 @@ test('joinStrips refuses strips it cannot join: other tables, or a strip off the
 });
 
 test('encodeJpeg of a large image is encoded in strips on a machine of several cores, with its EXIF and profile, to the pixels of one encode', async () => {
-  const [width, height] = [1200, 1000];
+  const [width, height] = [2400, 1700];
   const data = scene(width, height);
   const jpeg = await encodeJpeg({ width, height, data }, { quality: 88, metadata: { ...emptyMetadata(), make: 'FUJIFILM' } });
   const names = markers(jpeg).map((m) => m.marker);
