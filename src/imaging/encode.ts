@@ -25,8 +25,9 @@ export interface EncodeJpegOptions {
 
 /**
  * Below this many pixels a JPEG is encoded in one piece: a strip's pipeline costs about 0.6 ms
- * of CPU, and waking a second thread more; 2 MP in two strips took 6.5–7.0 ms against 5.8 in
- * one at best (load 7), 4 MP 7.4–7.5 against 10.2–10.3.
+ * of CPU, and waking a second thread more. Best of 21–25 alternating runs at load 7: 2 MP in
+ * two strips 6.5–7.0 ms against 5.8 in one in two runs (4.4 against 5.8 in a third), 4 MP
+ * 7.4–8.0 against 10.0–10.3 in three (node dist/bench/encode-strips.js).
  */
 const STRIPS_MIN_PIXELS = 4_000_000;
 
@@ -43,7 +44,8 @@ export async function encodeJpeg(image: RgbImage, options: EncodeJpegOptions = {
   assertIntegerInRange(quality, 'quality', 1, 100);
   assertMetadata(metadata);
   // Without optimised Huffman tables libjpeg streams instead of holding every DCT coefficient
-  // of the photo (6 B/px): a third of the time, for files about 3 % larger. The pixels are
+  // of the photo (6 B/px): a third of the time, for files about 3 % larger; and strips of it
+  // share the standard tables, so they join into one file (jpeg-strips.ts). The pixels are
   // sRGB already, so the profile is attached as it is rather than through a colour transform.
   const [jpeg, icc] = await Promise.all([baselineJpeg(image, quality), srgbProfile()]);
   const layout = new TiffLayout();
