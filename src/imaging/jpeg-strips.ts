@@ -12,11 +12,12 @@
  */
 import sharp from './sharp.js';
 
-/** Rows of an MCU: sharp subsamples chroma 4:2:0 (2 × 2) at every quality unless told otherwise, and encode.ts never tells it. */
+/** Rows of an MCU: encodeBaseline asks for 4:2:0 (2 × 2 chroma), whatever sharp's default. */
 const MCU_ROWS = 16;
 const MCU_COLUMNS = 16;
-/** A restart interval is a 16-bit count of MCUs. */
+/** A restart interval is a 16-bit count of MCUs, and a frame's height 16 bits. */
 const MAX_INTERVAL = 0xffff;
+const MAX_HEIGHT = 0xffff;
 
 const SOF0 = 0xc0;
 const DHT = 0xc4;
@@ -32,10 +33,11 @@ const APP15 = 0xef;
 /**
  * Rows of every strip but the last (which may have fewer) when `width` × `height` is encoded
  * as about `strips` strips: whole MCU rows, and at most MAX_INTERVAL MCUs a strip, which can
- * make more strips than asked for. Null for a single strip: one asked for, or one MCU row.
+ * make more strips than asked for. Null for a single strip: one asked for, or one MCU row; and
+ * for an image too tall for a JPEG, so that one encode refuses it with sharp's own error.
  */
 export function stripRows(width: number, height: number, strips: number): number | null {
-  if (strips < 2) return null;
+  if (strips < 2 || height > MAX_HEIGHT) return null;
   const mcuRows = Math.ceil(height / MCU_ROWS);
   const perStrip = Math.min(Math.ceil(mcuRows / strips), Math.floor(MAX_INTERVAL / Math.ceil(width / MCU_COLUMNS)));
   return perStrip >= mcuRows ? null : perStrip * MCU_ROWS;
@@ -55,7 +57,7 @@ export async function encodeInStrips(data: Uint8Array, width: number, height: nu
 /** sharp's baseline JPEG of raw 8-bit RGB, standard Huffman tables: the encode encodeJpeg makes of a whole image. */
 export function encodeBaseline(data: Uint8Array, width: number, height: number, quality: number): Promise<Buffer> {
   return sharp(data, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality, optimiseCoding: false })
+    .jpeg({ quality, optimiseCoding: false, chromaSubsampling: '4:2:0' })
     .toBuffer();
 }
 

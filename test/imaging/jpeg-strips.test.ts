@@ -100,6 +100,8 @@ test('stripRows: whole MCU rows, at most 65535 MCUs a strip (more strips than as
   assert.equal(stripRows(8192, 5464, 2), 127 * 16);
   assert.equal(stripRows(100, 16, 2), null);
   assert.equal(stripRows(5184, 3456, 1), null);
+  assert.equal(stripRows(100, 65536, 2), null, 'too tall for a JPEG: left to one encode to refuse');
+  assert.equal(stripRows(100, 65535, 2), 32768);
 });
 
 test('joinStrips refuses strips it cannot join: other tables, or a strip off the MCU grid', async () => {
