@@ -361,9 +361,7 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
         u = u3 + m0;
         v = v3 + m3;
         w = w3 + m6;
-        const insideA = v128.and(v128.and(f64x2.ge(xA, minX), f64x2.le(xA, maxX)), v128.and(f64x2.ge(yA, minY), f64x2.le(yA, maxY)));
-        const insideB = v128.and(v128.and(f64x2.ge(xB, minX), f64x2.le(xB, maxX)), v128.and(f64x2.ge(yB, minY), f64x2.le(yB, maxY)));
-        const inside = i32x4.shuffle(insideA, insideB, 0, 2, 4, 6);
+        const inside = i32x4.shuffle(within(xA, yA, minX, maxX, minY, maxY), within(xB, yB, minX, maxX, minY, maxY), 0, 2, 4, 6);
         const lanes = i32x4.bitmask(inside);
         if (lanes === 0) {
           v128.store(o, i32x4.splat(0));
@@ -384,8 +382,7 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
       v = v1 + m3;
       w = w1 + m6;
       // A NaN coordinate (w = 0) counts as outside: 0, what its NaN weights gave one pixel at a time.
-      const inside = v128.and(v128.and(f64x2.ge(x, minX), f64x2.le(x, maxX)), v128.and(f64x2.ge(y, minY), f64x2.le(y, maxY)));
-      const lanes = i64x2.bitmask(inside) & (i + 1 < ow ? 3 : 1);
+      const lanes = i64x2.bitmask(within(x, y, minX, maxX, minY, maxY)) & (i + 1 < ow ? 3 : 1);
       if (lanes === 0) {
         v128.store(o, i32x4.splat(0));
         continue;
@@ -411,6 +408,11 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
     // An odd width wrote one pixel past the row: the next row's first, rewritten there.
     o -= <usize>(ow & 1) * 6;
   }
+}
+
+/** The f64 lanes whose coordinates lie within the bounds (all bits set), NaN ones not. */
+@inline function within(x: v128, y: v128, minX: v128, maxX: v128, minY: v128, maxY: v128): v128 {
+  return v128.and(v128.and(f64x2.ge(x, minX), f64x2.le(x, maxX)), v128.and(f64x2.ge(y, minY), f64x2.le(y, maxY)));
 }
 
 /**
