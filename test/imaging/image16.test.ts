@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { shareJobs } from '../../src/imaging/bands.js';
-import { image16Of } from '../../src/imaging/image16.js';
+import { image16FromSharp, image16Of, resizeImage16, sharpFromImage16 } from '../../src/imaging/image16.js';
 import { seededRandom } from '../../src/imaging/random.js';
 
 describe('image16Of', () => {
@@ -34,5 +34,26 @@ describe('image16Of', () => {
     for (let i = 0; i < large.data.length; i++) if (wide.data[i] !== large.data[i]! * 257) assert.fail(`sample ${i}`);
     const small = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 3).fill(7) };
     assert.ok(!(image16Of(small).data.buffer instanceof SharedArrayBuffer), 'a small one stays on this thread');
+  });
+});
+
+describe('resizeImage16', () => {
+  it('shrinks a large image in bands of rows to the very samples of one libvips pipeline', async () => {
+    const rand = seededRandom(7);
+    // Above the 2 MP at which the bands start; an odd size, each band's height not a multiple of the scale.
+    const width = 1811,
+      height = 1237;
+    const data = Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536));
+    const image = { width, height, data };
+    for (const [w, h] of [
+      [640, 437],
+      [1500, 1201],
+      [333, 1000],
+    ] as const) {
+      const banded = await resizeImage16(image, w, h);
+      const one = await image16FromSharp(sharpFromImage16(image).resize(w, h, { fit: 'fill', kernel: 'lanczos3' }));
+      assert.deepEqual([banded.width, banded.height], [w, h]);
+      assert.ok(Buffer.from(banded.data.buffer, banded.data.byteOffset, banded.data.byteLength).equals(Buffer.from(one.data.buffer, one.data.byteOffset, one.data.byteLength)), `${w} × ${h}: the bands differ from one pipeline`);
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { arena, reserve, toolKernels } from '../kernels.js';
+import { ALIGN_SLACK, alike, arena, reserve, toolKernels } from '../kernels.js';
 import type { RgbImage } from '../types.js';
 
 /** A float image at analysis size, values 0..1 (sRGB-encoded), row-major, `channels` interleaved. */
@@ -34,15 +34,17 @@ export function downscaledRgb(image: RgbImage, maxEdge: number): Analysis & { ch
   const rowSamples = image.width * 3;
   const rows = Math.max(1, Math.floor(CHUNK_SAMPLES / (factor * rowSamples)));
   const k = toolKernels();
-  const l = arena({ src: rows * factor * rowSamples * (eight ? 1 : 2), out: rows * width * 12 });
+  const l = arena({ src: rows * factor * rowSamples * (eight ? 1 : 2) + ALIGN_SLACK, out: rows * width * 12 });
   reserve(k, l.end);
-  const src = eight ? new Uint8Array(k.memory.buffer, l.src, rows * factor * rowSamples) : new Uint16Array(k.memory.buffer, l.src, rows * factor * rowSamples);
   const out = new Float32Array(k.memory.buffer, l.out, rows * width * 3);
   const norm = 1 / (factor * factor * 65535);
   for (let y0 = 0; y0 < height; y0 += rows) {
     const count = Math.min(rows, height - y0);
-    src.set(image.data.subarray(y0 * factor * rowSamples, (y0 + count) * factor * rowSamples));
-    k.blockSums(l.src, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out);
+    const samples = image.data.subarray(y0 * factor * rowSamples, (y0 + count) * factor * rowSamples);
+    // Copied between addresses alike modulo 8 (alike: shared memory is copied faster so).
+    const at = alike(l.src, samples.byteOffset);
+    (eight ? new Uint8Array(k.memory.buffer, at, samples.length) : new Uint16Array(k.memory.buffer, at, samples.length)).set(samples);
+    k.blockSums(at, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out);
     data.set(out.subarray(0, count * width * 3), y0 * width * 3);
   }
   return { width, height, channels: 3, data, factor };

@@ -257,8 +257,9 @@ function blurRow(row: usize, width: i32, out: usize): void {
  * Develops rows y0..y1−1 of an image `height` rows high, four pixels at a time. srcPtr
  * holds rows from srcRow0 on (the row above y0 and below y1−1 too, where they exist, for
  * sharpening), followed by at least 12 samples of slack; dstPtr receives rows y0..y1−1
- * at a stride of dstStride samples (width rounded up to 4 pixels: the last group may
- * develop up to 3 pixels past the row, which the caller drops). scratchPtr needs
+ * at a stride of dstStride samples, at least the width's: the last group of a row may
+ * develop up to 3 pixels past it, which the next row overwrites (rows are developed in
+ * order) or the caller drops (room for the width rounded up to 4 pixels). scratchPtr needs
  * 5 × (width + 4) f32 when sharpening; the column taps (setColumns) width + 4 entries.
  */
 export function developBand(srcPtr: usize, srcBits: i32, srcRow0: i32, dstPtr: usize, dstBits: i32, dstStride: i32, width: i32, height: i32, y0: i32, y1: i32, scratchPtr: usize): void {

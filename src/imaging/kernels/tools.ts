@@ -309,7 +309,8 @@ export function resampleRows(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: 
 /**
  * resampleRows from 8-bit source rows (readable 5 bytes past their end), read as their exact
  * 16-bit widening (v · 257): the same output, sample for sample, as resampling the widened
- * image, with no widened copy of it.
+ * image, with no widened copy of it. Four pixels at a time, the channels of their taps a lane
+ * a pixel (resample4): on an 18 MP photo's perspective 172 ms of kernel against 257 for pairs.
  */
 export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0: f64, m1: f64, m2: f64, m3: f64, m4: f64, m5: f64, m6: f64, m7: f64, m8: f64, slack: f64, outPtr: usize, ow: i32, j0: i32, j1: i32): void {
   resample<u8>(srcPtr, srcRow0, sw, sh, m0, m1, m2, m3, m4, m5, m6, m7, m8, slack, outPtr, ow, j0, j1);
@@ -338,7 +339,39 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
     let u = m1 * fj + m2;
     let v = m4 * fj + m5;
     let w = m7 * fj + m8;
-    for (let i = 0; i < ow; i += 2, o += 12) {
+    let i = 0;
+    if (sizeof<T>() == 1) {
+      // Four pixels at a time from 8-bit rows (resample4); the pairs below finish the row.
+      for (; i + 4 <= ow; i += 4, o += 24) {
+        const u1 = u + m0;
+        const v1 = v + m3;
+        const w1 = w + m6;
+        const u2 = u1 + m0;
+        const v2 = v1 + m3;
+        const w2 = w1 + m6;
+        const u3 = u2 + m0;
+        const v3 = v2 + m3;
+        const w3 = w2 + m6;
+        const iwA = f64x2.div(one, f64x2.replace_lane(f64x2.splat(w), 1, w1));
+        const iwB = f64x2.div(one, f64x2.replace_lane(f64x2.splat(w2), 1, w3));
+        const xA = f64x2.mul(f64x2.replace_lane(f64x2.splat(u), 1, u1), iwA);
+        const yA = f64x2.mul(f64x2.replace_lane(f64x2.splat(v), 1, v1), iwA);
+        const xB = f64x2.mul(f64x2.replace_lane(f64x2.splat(u2), 1, u3), iwB);
+        const yB = f64x2.mul(f64x2.replace_lane(f64x2.splat(v2), 1, v3), iwB);
+        u = u3 + m0;
+        v = v3 + m3;
+        w = w3 + m6;
+        const inside = i32x4.shuffle(within(xA, yA, minX, maxX, minY, maxY), within(xB, yB, minX, maxX, minY, maxY), 0, 2, 4, 6);
+        const lanes = i32x4.bitmask(inside);
+        if (lanes === 0) {
+          v128.store(o, i32x4.splat(0));
+          v128.store64_lane(o + 16, i32x4.splat(0), 0);
+          continue;
+        }
+        resample4(srcPtr, srcRow0, stride, lastY, xA, yA, xB, yB, zero, lastXs, lastYs, topX, topY, ones, half, inside, lanes, o);
+      }
+    }
+    for (; i < ow; i += 2, o += 12) {
       const u1 = u + m0;
       const v1 = v + m3;
       const w1 = w + m6;
@@ -349,8 +382,7 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
       v = v1 + m3;
       w = w1 + m6;
       // A NaN coordinate (w = 0) counts as outside: 0, what its NaN weights gave one pixel at a time.
-      const inside = v128.and(v128.and(f64x2.ge(x, minX), f64x2.le(x, maxX)), v128.and(f64x2.ge(y, minY), f64x2.le(y, maxY)));
-      const lanes = i64x2.bitmask(inside) & (i + 1 < ow ? 3 : 1);
+      const lanes = i64x2.bitmask(within(x, y, minX, maxX, minY, maxY)) & (i + 1 < ow ? 3 : 1);
       if (lanes === 0) {
         v128.store(o, i32x4.splat(0));
         continue;
@@ -376,6 +408,89 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
     // An odd width wrote one pixel past the row: the next row's first, rewritten there.
     o -= <usize>(ow & 1) * 6;
   }
+}
+
+/** The f64 lanes whose coordinates lie within the bounds (all bits set), NaN ones not. */
+@inline function within(x: v128, y: v128, minX: v128, maxX: v128, minY: v128, maxY: v128): v128 {
+  return v128.and(v128.and(f64x2.ge(x, minX), f64x2.le(x, maxX)), v128.and(f64x2.ge(y, minY), f64x2.le(y, maxY)));
+}
+
+/**
+ * Four output pixels of resample from 8-bit rows: coordinates xA, yA (pixels 0, 1) and xB, yB
+ * (2, 3), `inside` their lanes inside the photo (lanes its bitmask). Each pixel's coordinates,
+ * weights and sum are the same operations in the same order as in the pairs, so the samples are
+ * theirs; but the taps are regrouped by channel (a lane a pixel: r, g, b of the four taps in
+ * twelve f32x4), where the pairs spend a shuffle on every weight and every tap. A pixel outside
+ * reads the first source pixel, safely, and is written 0.
+ */
+@inline function resample4(srcPtr: usize, srcRow0: i32, stride: usize, lastY: i32, xA: v128, yA: v128, xB: v128, yB: v128, zero: v128, lastXs: v128, lastYs: v128, topX: v128, topY: v128, ones: v128, half: v128, inside: v128, lanes: i32, o: usize): void {
+  const cxA = f64x2.pmin(f64x2.pmax(xA, zero), lastXs);
+  const cyA = f64x2.pmin(f64x2.pmax(yA, zero), lastYs);
+  const cxB = f64x2.pmin(f64x2.pmax(xB, zero), lastXs);
+  const cyB = f64x2.pmin(f64x2.pmax(yB, zero), lastYs);
+  const xiA = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(cxA), topX);
+  const yiA = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(cyA), topY);
+  const xiB = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(cxB), topX);
+  const yiB = i32x4.min_s(i32x4.trunc_sat_f64x2_s_zero(cyB), topY);
+  const fx = i32x4.shuffle(f32x4.demote_f64x2_zero(f64x2.sub(cxA, f64x2.convert_low_i32x4_s(xiA))), f32x4.demote_f64x2_zero(f64x2.sub(cxB, f64x2.convert_low_i32x4_s(xiB))), 0, 1, 4, 5);
+  const fy = i32x4.shuffle(f32x4.demote_f64x2_zero(f64x2.sub(cyA, f64x2.convert_low_i32x4_s(yiA))), f32x4.demote_f64x2_zero(f64x2.sub(cyB, f64x2.convert_low_i32x4_s(yiB))), 0, 1, 4, 5);
+  const gx = f32x4.sub(ones, fx);
+  const gy = f32x4.sub(ones, fy);
+  const w00 = f32x4.mul(gx, gy);
+  const w01 = f32x4.mul(fx, gy);
+  const w10 = f32x4.mul(gx, fy);
+  const w11 = f32x4.mul(fx, fy);
+  const p0 = tap(srcPtr, srcRow0, stride, lanes & 1, i32x4.extract_lane(xiA, 0), i32x4.extract_lane(yiA, 0));
+  const p1 = tap(srcPtr, srcRow0, stride, lanes & 2, i32x4.extract_lane(xiA, 1), i32x4.extract_lane(yiA, 1));
+  const p2 = tap(srcPtr, srcRow0, stride, lanes & 4, i32x4.extract_lane(xiB, 0), i32x4.extract_lane(yiB, 0));
+  const p3 = tap(srcPtr, srcRow0, stride, lanes & 8, i32x4.extract_lane(xiB, 1), i32x4.extract_lane(yiB, 1));
+  // Each pixel's two pixels above (r g b r' g' b' · ·) and below, pixels 0, 1 in one vector and 2, 3 in another.
+  const top01 = v128.load64_lane(p1, v128.load64_zero(p0), 1);
+  const top23 = v128.load64_lane(p3, v128.load64_zero(p2), 1);
+  const d0 = lanes & 1 && i32x4.extract_lane(yiA, 0) < lastY ? stride : 0;
+  const d1 = lanes & 2 && i32x4.extract_lane(yiA, 1) < lastY ? stride : 0;
+  const d2 = lanes & 4 && i32x4.extract_lane(yiB, 0) < lastY ? stride : 0;
+  const d3 = lanes & 8 && i32x4.extract_lane(yiB, 1) < lastY ? stride : 0;
+  const bottom01 = v128.load64_lane(p1 + d1, v128.load64_zero(p0 + d0), 1);
+  const bottom23 = v128.load64_lane(p3 + d3, v128.load64_zero(p2 + d2), 1);
+  // Bytes of the left and right taps of red and green (a lane a pixel), then of blue.
+  const topRG = i8x16.shuffle(top01, top23, 0, 8, 16, 24, 3, 11, 19, 27, 1, 9, 17, 25, 4, 12, 20, 28);
+  const topB = i8x16.shuffle(top01, top23, 2, 10, 18, 26, 5, 13, 21, 29, 2, 10, 18, 26, 5, 13, 21, 29);
+  const bottomRG = i8x16.shuffle(bottom01, bottom23, 0, 8, 16, 24, 3, 11, 19, 27, 1, 9, 17, 25, 4, 12, 20, 28);
+  const bottomB = i8x16.shuffle(bottom01, bottom23, 2, 10, 18, 26, 5, 13, 21, 29, 2, 10, 18, 26, 5, 13, 21, 29);
+  const r = channelSum(i16x8.extend_low_i8x16_u(topRG), i16x8.extend_low_i8x16_u(bottomRG), w00, w01, w10, w11);
+  const g = channelSum(i16x8.extend_high_i8x16_u(topRG), i16x8.extend_high_i8x16_u(bottomRG), w00, w01, w10, w11);
+  const b = channelSum(i16x8.extend_low_i8x16_u(topB), i16x8.extend_low_i8x16_u(bottomB), w00, w01, w10, w11);
+  const rg = i16x8.narrow_i32x4_u(rounded(r, half, inside), rounded(g, half, inside));
+  const bCodes = rounded(b, half, inside);
+  const bb = i16x8.narrow_i32x4_u(bCodes, bCodes);
+  // r0 g0 b0 r1 g1 b1 r2 g2, then b2 r3 g3 b3.
+  v128.store(o, i16x8.shuffle(rg, bb, 0, 4, 8, 1, 5, 9, 2, 6));
+  v128.store64_lane(o + 16, i16x8.shuffle(rg, bb, 10, 3, 7, 11, 0, 0, 0, 0), 0);
+}
+
+/** Sums to their nearest codes, as the pairs round them; 0 in the lanes outside the photo. */
+@inline function rounded(q: v128, half: v128, inside: v128): v128 {
+  return v128.and(i32x4.trunc_sat_f32x4_s(f32x4.add(q, half)), inside);
+}
+
+/** The top-left tap of a pixel inside the photo (its lane of the bitmask set); the first source pixel for one outside. */
+@inline function tap(srcPtr: usize, srcRow0: i32, stride: usize, inside: i32, xi: i32, yi: i32): usize {
+  return inside ? srcPtr + <usize>(yi - srcRow0) * stride + <usize>xi * 3 : srcPtr;
+}
+
+/**
+ * One channel of four pixels' bilinear sums from its taps' 8-bit samples (left taps in the low
+ * four lanes, right ones in the high, above and below): widened to their 16-bit codes (v · 257),
+ * weighted and summed in the order of blend.
+ */
+@inline function channelSum(above: v128, below: v128, w00: v128, w01: v128, w10: v128, w11: v128): v128 {
+  const top = i16x8.mul(above, i16x8.splat(257));
+  const bottom = i16x8.mul(below, i16x8.splat(257));
+  let q = f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(top)), w00);
+  q = f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_u(top)), w01));
+  q = f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_low_i16x8_u(bottom)), w10));
+  return f32x4.add(q, f32x4.mul(f32x4.convert_i32x4_s(i32x4.extend_high_i16x8_u(bottom)), w11));
 }
 
 /**
