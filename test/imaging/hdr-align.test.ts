@@ -8,7 +8,8 @@ import { mergeBrackets } from '../../src/imaging/hdr/index.js';
 import { lumaOf } from '../../src/imaging/hdr/luma.js';
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
 import type { Image16 } from '../../src/imaging/types.js';
-import { expose, hdrScene } from './hdr-scenes.js';
+import { mefSsim } from '../../bench/metrics/mef-ssim.js';
+import { expose, hdrScene, pastelScene } from './hdr-scenes.js';
 
 const GAINS = [0.25, 1, 4];
 const MARGIN = 12;
@@ -149,4 +150,28 @@ test('hand-held frames that roll (up to 1°) and shift (2 % of the width) are tu
   assert.ok(error.rolled < 1.5 * error.shifted + 0.002, `mean luma difference from the fusion of unmoved frames: rolled ${error.rolled.toFixed(4)}, shifted only ${error.shifted.toFixed(4)}`);
   // Framed 18 px to the right, the frame shows the reference's (x, y) at x - 18.
   assert.ok(Math.abs(rolled.offsets[0]!.dx + 18) < 1.5 && Math.abs(rolled.offsets[2]!.dx - 12) < 1.5, JSON.stringify(rolled.offsets));
+});
+
+test('a pale bracket whose +2 EV frame is mostly white still aligns that frame, and fuses closer to the truly aligned frames', async () => {
+  // Soft texture at half its contrast on a 3-stop ramp near white: the +2 EV frame is 99 % white (luma 0.98 and above),
+  // its median and upper quartile lie in the white plateau. Before the thresholds were spread over the unclipped ranks
+  // it came out at (0, 0), 6 px off, and the merge scored 0.968 against the truly aligned frames.
+  const width = 480;
+  const height = 320;
+  const scene = pastelScene(hdrScene(width + 2 * MARGIN, height + 2 * MARGIN, 5), 1, 0.5, 3, 0.7);
+  const shifts: [number, number][] = [
+    [5, -3],
+    [0, 0],
+    [-6, -4],
+  ];
+  const frames = GAINS.map((gain, k) => expose(scene, gain, MARGIN + shifts[k]![0], MARGIN + shifts[k]![1], width, height));
+  const bright = lumaOf(frames[2]!).data;
+  assert.ok(bright.filter((v) => v >= 0.98).length > 0.95 * bright.length, 'the +2 EV frame is mostly white');
+  const expected = expectedOffsets(shifts, 1);
+  const merged = await mergeBrackets(frames);
+  const off = merged.offsets[2]!;
+  assert.ok(Math.abs(off.dx - expected[2]!.dx) <= 1 && Math.abs(off.dy - expected[2]!.dy) <= 1, `+2 EV frame at ${off.dx}, ${off.dy}`);
+  const truly = frames.map((frame, k) => shiftFrame(frame, lumaOf(frame), expected[k]!).image);
+  const score = mefSsim(truly, merged.image).score;
+  assert.ok(score > 0.975, `MEF-SSIM ${score}`);
 });

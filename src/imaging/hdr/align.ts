@@ -1,6 +1,6 @@
 import { arena, reserve, toolKernels } from '../kernels.js';
 import type { Box } from '../types.js';
-import { blockMean, quantilesIn, type Plane } from './luma.js';
+import { blockMean, type BoxHistogram, histogramIn, quantilesOf, sharesOutside, type Plane } from './luma.js';
 
 /** Where a frame's content sits relative to the reference: frame(x + dx, y + dy) shows what reference(x, y) shows. */
 export interface Offset {
@@ -17,6 +17,7 @@ const EXCLUSION = 4 / 255;
  * brightness in every exposure, provided they are taken over the same part of the scene.
  */
 const THRESHOLDS = [0.25, 0.5, 0.75] as const;
+type Levels = readonly [number, number, number];
 /** Six levels reach ±63 px at the working size, beyond any hand-held wobble between brackets. */
 const MAX_LEVELS = 6;
 /** Coarsest level keeps at least this many pixels on its short side, so its bitmaps still hold structure. */
@@ -115,6 +116,28 @@ function usable(threshold: number): boolean {
 }
 
 /**
+ * Each frame's thresholds: the luma at THRESHOLDS of its pixels, as long as each lies clear of
+ * black and white in both frames. Where one frame is largely clipped (the +2 EV frame of a bright,
+ * low-contrast scene: 72 % white on `chateau-maintenon` made high-key), its median and upper
+ * quartile sit in the white plateau and are skipped, and the one contour left runs along the
+ * ramp's shoulder, where it fixed nothing: that frame came out at (0, 0), 6 px off, and the ghost
+ * check replaced it from the reference. There the THRESHOLDS are spread over the ranks neither
+ * frame has clipped instead (the darkest and brightest shares either frame clips cut off): exposure
+ * keeps the order of scene brightness, so equal ranks still mark one scene contour in both.
+ */
+function contourLevels(ref: BoxHistogram, mov: BoxHistogram): [Levels, Levels] {
+  const plain: [Levels, Levels] = [quantilesOf(ref, THRESHOLDS), quantilesOf(mov, THRESHOLDS)];
+  if (plain.every((levels) => levels.every(usable))) return plain;
+  const a = sharesOutside(ref, EXCLUSION, 1 - EXCLUSION);
+  const b = sharesOutside(mov, EXCLUSION, 1 - EXCLUSION);
+  const low = Math.max(a.below, b.below);
+  const high = 1 - Math.max(a.above, b.above);
+  if (high <= low) return plain;
+  const ranks = THRESHOLDS.map((t) => low + t * (high - low)) as unknown as typeof THRESHOLDS;
+  return [quantilesOf(ref, ranks), quantilesOf(mov, ranks)];
+}
+
+/**
  * Luma from full size down, each level 2 x 2 means of the one before: what alignment compares.
  * `half`, when given, is blockMean(luma, 2) already made (merge.ts makes it in the luma pass).
  */
@@ -139,8 +162,7 @@ export function lumaPyramid(luma: Plane, half?: Plane): Plane[] {
 function bestMove(r: Plane, m: Plane, dx: number, dy: number): readonly [number, number] | null {
   const box = comparedWindow(r.width, r.height, dx, dy);
   if (!box) return null;
-  const refThresholds = quantilesIn(r, box, THRESHOLDS);
-  const movThresholds = quantilesIn(m, { ...box, x: box.x + dx, y: box.y + dy }, THRESHOLDS);
+  const [refThresholds, movThresholds] = contourLevels(histogramIn(r, box), histogramIn(m, { ...box, x: box.x + dx, y: box.y + dy }));
   const grown = { x: box.x + dx - REACH, y: box.y + dy - REACH, width: box.width + 2 * REACH, height: box.height + 2 * REACH };
   const errors = moveErrors(r, box, refThresholds, m, grown, movThresholds);
   const least = Math.min(...errors);

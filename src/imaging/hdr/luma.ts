@@ -109,8 +109,13 @@ const QUANTILE_SAMPLES = 1 << 16;
 /** Bins of the quantiles' histogram over 0..1. */
 const QUANTILE_BINS = 4096;
 
-/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows; its hist 4 x bins of scratch). */
-export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
+/** A 4096-bin histogram of a box's 0..1 values (sampleHistogram in the WebAssembly kernels, over the sampled rows), and how many values it holds. */
+export interface BoxHistogram {
+  counts: Uint32Array;
+  total: number;
+}
+
+export function histogramIn(plane: Plane, box: Box): BoxHistogram {
   const bins = QUANTILE_BINS;
   const step = Math.max(1, Math.ceil(Math.sqrt((box.width * box.height) / QUANTILE_SAMPLES)));
   const rows = Math.ceil(box.height / step);
@@ -123,13 +128,34 @@ export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box,
     src.set(plane.data.subarray(from, from + box.width), r * box.width);
   }
   k.sampleHistogram(l.src, rows, box.width, step, bins, l.hist);
-  const hist = new Uint32Array(k.memory.buffer, l.hist, bins);
-  const total = rows * Math.ceil(box.width / step);
+  return { counts: new Uint32Array(k.memory.buffer, l.hist, bins).slice(), total: rows * Math.ceil(box.width / step) };
+}
+
+/** The values below which the given fractions (ascending) of a histogram's values lie. */
+export function quantilesOf<T extends readonly number[]>({ counts, total }: BoxHistogram, fractions: T): { [K in keyof T]: number } {
+  const bins = counts.length;
   // One pass up the cumulative histogram serves every fraction.
   let b = 0;
-  let seen = hist[0]!;
+  let seen = counts[0]!;
   return fractions.map((fraction) => {
-    while (seen < fraction * total && b < bins - 1) seen += hist[++b]!;
+    while (seen < fraction * total && b < bins - 1) seen += counts[++b]!;
     return seen >= fraction * total ? (b + 0.5) / bins : 1;
   }) as { [K in keyof T]: number };
+}
+
+/** Share of a histogram's values at or below `low` and at or above `high` (by bin centre). */
+export function sharesOutside({ counts, total }: BoxHistogram, low: number, high: number): { below: number; above: number } {
+  let below = 0;
+  let above = 0;
+  counts.forEach((count, b) => {
+    const centre = (b + 0.5) / counts.length;
+    if (centre <= low) below += count;
+    if (centre >= high) above += count;
+  });
+  return { below: below / total, above: above / total };
+}
+
+/** The values below which the given fractions (ascending) of the box's pixels lie, from a 4096-bin histogram of 0..1 values. */
+export function quantilesIn<T extends readonly number[]>(plane: Plane, box: Box, fractions: T): { [K in keyof T]: number } {
+  return quantilesOf(histogramIn(plane, box), fractions);
 }
