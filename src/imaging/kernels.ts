@@ -115,6 +115,17 @@ export function alike(at: number, byteOffset: number): number {
 /** What alike may move a buffer's start on by. */
 export const ALIGN_SLACK = 8;
 
+/**
+ * `samples` copied into a kernel's `memory` at `at` moved on by alike (so the copy runs word by
+ * word), as a view of the copy: its byteOffset is the address to hand the kernel.
+ */
+export function copyInAlike<T extends Uint8Array | Uint16Array | Float32Array>(memory: ArrayBufferLike, at: number, samples: T): T {
+  const View = samples.constructor as new (buffer: ArrayBufferLike, byteOffset: number, length: number) => T;
+  const copy = new View(memory, alike(at, samples.byteOffset), samples.length);
+  copy.set(samples);
+  return copy;
+}
+
 /** Byte offsets for named buffers laid out one after another from 0, each 16-byte aligned with 16 bytes of slack (vector reads past a row's end), and where they end. */
 export function arena<K extends string>(sizes: Record<K, number>): Record<K | 'end', number> {
   let at = 0;

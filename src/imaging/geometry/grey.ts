@@ -1,4 +1,4 @@
-import { ALIGN_SLACK, alike, arena, reserve, toolKernels } from '../kernels.js';
+import { ALIGN_SLACK, arena, copyInAlike, reserve, toolKernels } from '../kernels.js';
 import type { RgbImage } from '../types.js';
 
 /** A float image at analysis size, values 0..1 (sRGB-encoded), row-major, `channels` interleaved. */
@@ -40,10 +40,7 @@ export function downscaledRgb(image: RgbImage, maxEdge: number): Analysis & { ch
   const norm = 1 / (factor * factor * 65535);
   for (let y0 = 0; y0 < height; y0 += rows) {
     const count = Math.min(rows, height - y0);
-    const samples = image.data.subarray(y0 * factor * rowSamples, (y0 + count) * factor * rowSamples);
-    // Copied between addresses alike modulo 8 (alike: shared memory is copied faster so).
-    const at = alike(l.src, samples.byteOffset);
-    (eight ? new Uint8Array(k.memory.buffer, at, samples.length) : new Uint16Array(k.memory.buffer, at, samples.length)).set(samples);
+    const at = copyInAlike(k.memory.buffer, l.src, image.data.subarray(y0 * factor * rowSamples, (y0 + count) * factor * rowSamples)).byteOffset;
     k.blockSums(at, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out);
     data.set(out.subarray(0, count * width * 3), y0 * width * 3);
   }

@@ -1,5 +1,5 @@
 import { isShared, shareable, sharedSamples, sharedWork } from '../bands.js';
-import { ALIGN_SLACK, alike, arena, reserve, toolKernels } from '../kernels.js';
+import { ALIGN_SLACK, alike, arena, copyInAlike, reserve, toolKernels } from '../kernels.js';
 import type { Mat3 } from '../matrix.js';
 import { image16Of } from '../image16.js';
 import type { Image16, RgbImage } from '../types.js';
@@ -76,12 +76,9 @@ function resampleChunk({ image, m, ow, oh, out }: ResampleJob, chunk: number): v
   const eight = src instanceof Uint8Array;
   const l = arena({ src: (r1 - r0) * rowSamples * (eight ? 1 : 2) + ALIGN_SLACK, out: (j1 - j0) * ow * 6 + ALIGN_SLACK });
   reserve(k, l.end);
-  const rows = src.subarray(r0 * rowSamples, r1 * rowSamples);
-  // Both copies between addresses alike modulo 8 (alike: shared memory is copied faster so).
-  const srcAt = alike(l.src, rows.byteOffset);
+  const srcAt = copyInAlike(k.memory.buffer, l.src, src.subarray(r0 * rowSamples, r1 * rowSamples)).byteOffset;
+  // Out at an address alike modulo 8 with its place in `out` too (kernels.ts alike).
   const outAt = alike(l.out, out.byteOffset + j0 * ow * 6);
-  if (eight) new Uint8Array(k.memory.buffer, srcAt, rows.length).set(rows);
-  else new Uint16Array(k.memory.buffer, srcAt, rows.length).set(rows);
   // 8-bit samples are read as their exact widening: the same output as from a widened copy.
   const resampleRows = eight ? k.resampleRows8 : k.resampleRows;
   resampleRows(srcAt, r0, sw, sh, m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8], EDGE_SLACK, outAt, ow, j0, j1);

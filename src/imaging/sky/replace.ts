@@ -3,7 +3,7 @@ import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy
 import { assertNumberInRange, invalidParameterError } from '../args.js';
 import { linearToSrgb16, linearToSrgb16Table, luminance, srgb16ToLinearLut } from '../colour.js';
 import { assertImage16 } from '../image16.js';
-import { ALIGN_SLACK, alike, arena, reserve, toolKernels } from '../kernels.js';
+import { ALIGN_SLACK, arena, copyInAlike, reserve, toolKernels } from '../kernels.js';
 import { type AxisTaps, axisTaps } from '../local/bilinear.js';
 import { shoulder } from '../local/highlights.js';
 import { MIN_SKY_COVERAGE, skyMask, type SkyMaskResult } from './mask.js';
@@ -252,15 +252,10 @@ function blendItem(job: BlendJob, item: number): void {
     oldRow.copyWithin(sceneWidth * 3, (sceneWidth - 1) * 3, sceneWidth * 3);
     const start = y * width + from;
     const span = to - from;
-    // The span's samples and mask copied in and out between addresses alike modulo 8 (kernels.ts alike: shared memory is copied faster so).
-    const source = job.source.subarray(start * 3, (start + span) * 3);
-    const mask = job.mask.subarray(start, start + span);
-    const dataAt = alike(l.data, source.byteOffset);
-    const maskAt = alike(l.mask, mask.byteOffset);
-    const row = new Uint16Array(memory, dataAt, span * 3);
-    row.set(source);
-    new Float32Array(memory, maskAt, span).set(mask);
-    k.skyRow(dataAt, maskAt, span, keep, job.strength, l.freshRow, l.freshTaps + from * 8, l.oldRow, l.oldTaps + from * 8, l.lin, l.encode, encode.steps);
+    // The span's samples and mask in at addresses alike modulo 8 with their own (copyInAlike); the samples come back out of `row`.
+    const row = copyInAlike(memory, l.data, job.source.subarray(start * 3, (start + span) * 3));
+    const maskAt = copyInAlike(memory, l.mask, job.mask.subarray(start, start + span)).byteOffset;
+    k.skyRow(row.byteOffset, maskAt, span, keep, job.strength, l.freshRow, l.freshTaps + from * 8, l.oldRow, l.oldTaps + from * 8, l.lin, l.encode, encode.steps);
     job.data.set(row, start * 3);
   }
 }

@@ -7,7 +7,7 @@
 import { srgb16ToLinearLut, whiteBalanceMatrix } from '../colour.js';
 import type { DevelopSettings } from '../settings.js';
 import type { RgbImage } from '../types.js';
-import { ALIGN_SLACK, alike, pixelKernels, reserve, type PixelKernels } from '../kernels.js';
+import { ALIGN_SLACK, alike, copyInAlike, pixelKernels, reserve, type PixelKernels } from '../kernels.js';
 import { TONE_LUT_SIZE, buildToneLut } from './curve.js';
 import { buildLocalTone, hasLocalTone, type LocalTone } from './local.js';
 import { type LinearImage, linearPreview, transformLinear } from './preview.js';
@@ -180,9 +180,8 @@ export function developRows(plan: DevelopPlan, src: Samples, dst: Samples, width
     const r0 = Math.max(0, c0 - 1);
     const r1 = Math.min(height, c1 + 1);
     const input = src.subarray(r0 * rowSamples, r1 * rowSamples);
-    // Both copies between addresses alike modulo 8 (alike: shared memory is copied faster so).
-    const inAt = alike(l.input, input.byteOffset);
-    view(srcBits, inAt, input.length).set(input);
+    const inAt = copyInAlike(k.memory.buffer, l.input, input).byteOffset;
+    // Out at an address alike modulo 8 with its place in dst too (kernels.ts alike).
     const outAt = alike(l.output, dst.byteOffset + c0 * rowSamples * dst.BYTES_PER_ELEMENT);
     // Rows at a stride of the row itself: what a row's last group develops past it, the next row overwrites (the last row's, the slack holds).
     k.developBand(inAt, srcBits, r0, outAt, dstBits, rowSamples, width, height, c0, c1, l.scratch);
