@@ -9,7 +9,7 @@ import type { PostOptions } from '../imaging/post.js';
 import type { DevelopSettings, Style } from '../imaging/settings.js';
 import type { FrameBytes, SkyBytes } from './imaging-tasks.js';
 import type { MemoryBudget } from './memory-budget.js';
-import { lowerLibvipsWorkersFromNowOn } from './thread-priority.js';
+import { lowerAllButEventLoopFromNowOn } from './thread-priority.js';
 import { asBuffer, ownBytes } from './transfer.js';
 
 interface DevelopedBytes {
@@ -61,7 +61,7 @@ export class ImagingPool implements ImagingEngine {
   constructor(
     threads: number,
     private readonly admission: Admission,
-    /** Nice levels the threads and libvips' workers run below the main thread (jobs/thread-priority.ts); 0 keeps the API's priority. */
+    /** Nice levels the imaging threads, and every other thread but the event loop, run below the main thread (jobs/thread-priority.ts); 0 keeps the API's priority. */
     nice = 0,
   ) {
     this.pool = new Piscina({
@@ -73,7 +73,7 @@ export class ImagingPool implements ImagingEngine {
       maxThreads: threads,
       atomics: 'disabled',
     });
-    lowerLibvipsWorkersFromNowOn(nice);
+    lowerAllButEventLoopFromNowOn(nice);
   }
 
   /** Runs a task, moving every byte array found in `moved` to the worker. */

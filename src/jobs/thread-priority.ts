@@ -1,17 +1,18 @@
 /**
  * Imaging at a lower CPU priority than the API. On Linux a thread's nice value is its own
  * (setpriority on its kernel thread id), so an imaging thread lowers itself when it starts,
- * and the pool's main thread lowers libvips' worker threads (named "libvips worker"), which
- * run the decodes and encodes but are created by whichever thread first needed them. The event loop that answers
- * requests keeps its priority: when photos keep every core busy, a request still gets a
- * core at once. Elsewhere (no /proc) nothing changes.
+ * and the pool's main thread lowers every other thread of the process but itself, as they
+ * appear: libvips' workers (decodes and encodes), libuv's pool (where sharp runs its calls)
+ * and V8's platform workers, which collect the imaging threads' garbage (a quarter of an
+ * edit's CPU ran there at the API's priority). All of them are created by whichever thread
+ * first needed them, most by the main thread, whose priority they inherit. The event loop
+ * that answers requests keeps its priority: when photos keep every core busy, a request
+ * still gets a core at once. Elsewhere (no /proc) nothing changes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 
-/** libvips names its pool's threads so (thread name, /proc/…/comm). */
-const LIBVIPS_WORKER = 'libvips worker';
-/** How often new libvips workers are looked for: they are few and long-lived. */
+/** How often new threads are looked for: they are few and long-lived. */
 const SCAN_MS = 1000;
 
 /** This thread's kernel id, from /proc/thread-self (→ /proc/<pid>/task/<tid>); null without /proc. */
@@ -33,11 +34,11 @@ function renice(tid: number, nice: number): boolean {
   }
 }
 
-/** Threads already looked at: libvips workers lowered, and the others. */
-const seen = new Set<number>();
+/** Threads already lowered. */
+const lowered = new Set<number>();
 
-/** Lowers the process's libvips workers not lowered yet; forgets threads that have ended. Asynchronous: it runs on the API's thread. */
-async function lowerLibvipsWorkers(nice: number): Promise<void> {
+/** Lowers the threads of the process not lowered yet but the event loop's (whose id is the process's); forgets threads that have ended. Asynchronous: it runs on the API's thread. */
+async function lowerAllButEventLoop(nice: number): Promise<void> {
   let tasks: string[];
   try {
     tasks = await fs.promises.readdir('/proc/self/task');
@@ -45,16 +46,8 @@ async function lowerLibvipsWorkers(nice: number): Promise<void> {
     return;
   }
   const live = new Set(tasks.map(Number));
-  for (const tid of seen) if (!live.has(tid)) seen.delete(tid);
-  for (const tid of live) {
-    if (seen.has(tid)) continue;
-    seen.add(tid);
-    try {
-      if ((await fs.promises.readFile(`/proc/self/task/${tid}/comm`, 'utf8')).trimEnd() === LIBVIPS_WORKER) renice(tid, nice);
-    } catch {
-      // The thread ended between the listing and the read.
-    }
-  }
+  for (const tid of lowered) if (!live.has(tid)) lowered.delete(tid);
+  for (const tid of live) if (tid !== process.pid && !lowered.has(tid) && renice(tid, nice)) lowered.add(tid);
 }
 
 /** The nice value `steps` levels below the process's main thread (at most 19); null when it cannot be read. */
@@ -78,19 +71,18 @@ export function lowerImagingThread(steps: number): void {
   if (tid !== null && nice !== null) renice(tid, nice);
 }
 
-/** Whether this process already scans for libvips' workers. */
+/** Whether this process already scans for new threads. */
 let scanning = false;
 
 /**
- * From now on, lowers libvips' workers `steps` nice levels below the main thread as they
- * appear: they start and stop with libvips' load, created by whichever thread first needed
- * them. One scan for the whole process, from the main thread, a directory listing a second.
+ * From now on, keeps every thread of the process but the event loop `steps` nice levels
+ * below it: one scan for the whole process, from the main thread, a directory listing a second.
  */
-export function lowerLibvipsWorkersFromNowOn(steps: number): void {
-  if (steps <= 0 || scanning || ownThreadId() === null) return;
+export function lowerAllButEventLoopFromNowOn(steps: number): void {
+  if (steps <= 0 || scanning || ownThreadId() !== process.pid) return;
   const nice = below(steps);
   if (nice === null) return;
   scanning = true;
-  void lowerLibvipsWorkers(nice);
-  setInterval(() => void lowerLibvipsWorkers(nice), SCAN_MS).unref();
+  void lowerAllButEventLoop(nice);
+  setInterval(() => void lowerAllButEventLoop(nice), SCAN_MS).unref();
 }
