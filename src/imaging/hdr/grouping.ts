@@ -143,11 +143,30 @@ class Matches {
 }
 
 /**
- * Whether a match shows one scene from one spot: similar enough, best within the hand-held
- * range (not on its rim), and no viewpoint further away fits as well.
+ * The tests of one scene from one spot: similar enough, best within the hand-held range (not
+ * on its rim), and no viewpoint further away fits as well.
  */
+const SAME_SPOT_TESTS: [string, (m: SceneMatch) => boolean][] = [
+  ['similarity', (m) => m.similarity >= MIN_SIMILARITY],
+  ['rim', (m) => !m.atSearchLimit],
+  ['uniqueness', (m) => m.uniqueness > MIN_UNIQUENESS],
+];
+/** The further tests of an exposure step: brighter or darker nearly everywhere, by enough. */
+const EXPOSURE_STEP_TESTS: [string, (m: SceneMatch) => boolean][] = [
+  ['dominance', (m) => m.dominance >= MIN_DOMINANCE],
+  ['step', (m) => Math.abs(m.ev) >= MIN_CONTENT_EV],
+];
+
 function sameSpot(m: SceneMatch): boolean {
-  return m.similarity >= MIN_SIMILARITY && !m.atSearchLimit && m.uniqueness > MIN_UNIQUENESS;
+  return SAME_SPOT_TESTS.every(([, passes]) => passes(m));
+}
+
+/**
+ * The content-grouping tests a match fails, by name (similarity, rim, uniqueness, dominance,
+ * step): none when its second photo may join a bracket holding only the first. For reports.
+ */
+export function contentLinkFailures(m: SceneMatch): string[] {
+  return [...SAME_SPOT_TESTS, ...EXPOSURE_STEP_TESTS].filter(([, passes]) => !passes(m)).map(([name]) => name);
 }
 
 /**
