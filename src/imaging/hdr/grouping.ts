@@ -152,9 +152,11 @@ const SAME_SPOT_TESTS: [string, (m: SceneMatch) => boolean][] = [
   ['uniqueness', (m) => m.uniqueness > MIN_UNIQUENESS],
 ];
 /** The further tests of an exposure step: brighter or darker nearly everywhere, by enough. */
+const monotone = (m: SceneMatch) => m.dominance >= MIN_DOMINANCE;
+const exposureStep = (m: SceneMatch) => Math.abs(m.ev) >= MIN_CONTENT_EV;
 const EXPOSURE_STEP_TESTS: [string, (m: SceneMatch) => boolean][] = [
-  ['dominance', (m) => m.dominance >= MIN_DOMINANCE],
-  ['step', (m) => Math.abs(m.ev) >= MIN_CONTENT_EV],
+  ['dominance', monotone],
+  ['step', exposureStep],
 ];
 
 function sameSpot(m: SceneMatch): boolean {
@@ -179,15 +181,15 @@ function joinsByContent(group: BracketCandidate[], f: BracketCandidate, matches:
   let best: SceneMatch | null = null;
   for (const g of group) {
     const m = matches.of(g, f);
-    if (Math.abs(m.ev) < MIN_CONTENT_EV) return null;
-    if (sameSpot(m) && m.dominance >= MIN_DOMINANCE && (!best || m.similarity > best.similarity)) best = m;
+    if (!exposureStep(m)) return null;
+    if (sameSpot(m) && monotone(m) && (!best || m.similarity > best.similarity)) best = m;
   }
   return best ? best.similarity : null;
 }
 
 /** Whether two groups' frames all differ in exposure, and together fit in one bracket. */
 function combinable(a: BracketCandidate[], b: BracketCandidate[], matches: Matches): boolean {
-  return a.length + b.length <= MAX_BRACKET_FRAMES && a.every((f) => b.every((g) => Math.abs(matches.of(f, g).ev) >= MIN_CONTENT_EV));
+  return a.length + b.length <= MAX_BRACKET_FRAMES && a.every((f) => b.every((g) => exposureStep(matches.of(f, g))));
 }
 
 /**
