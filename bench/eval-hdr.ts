@@ -112,7 +112,7 @@ export async function nearDuplicates(scene: Scene, random: () => number, [least,
 }
 
 /** Upload orders cameras and people produce: ascending, Canon-style 0/−/+, and descending. */
-const ORDERS = [
+export const ORDERS = [
   [0, 1, 2],
   [1, 0, 2],
   [2, 1, 0],

@@ -143,11 +143,32 @@ class Matches {
 }
 
 /**
- * Whether a match shows one scene from one spot: similar enough, best within the hand-held
- * range (not on its rim), and no viewpoint further away fits as well.
+ * The tests of one scene from one spot: similar enough, best within the hand-held range (not
+ * on its rim), and no viewpoint further away fits as well.
  */
+const SAME_SPOT_TESTS: [string, (m: SceneMatch) => boolean][] = [
+  ['similarity', (m) => m.similarity >= MIN_SIMILARITY],
+  ['rim', (m) => !m.atSearchLimit],
+  ['uniqueness', (m) => m.uniqueness > MIN_UNIQUENESS],
+];
+/** The further tests of an exposure step: brighter or darker nearly everywhere, by enough. */
+const monotone = (m: SceneMatch) => m.dominance >= MIN_DOMINANCE;
+const exposureStep = (m: SceneMatch) => Math.abs(m.ev) >= MIN_CONTENT_EV;
+const EXPOSURE_STEP_TESTS: [string, (m: SceneMatch) => boolean][] = [
+  ['dominance', monotone],
+  ['step', exposureStep],
+];
+
 function sameSpot(m: SceneMatch): boolean {
-  return m.similarity >= MIN_SIMILARITY && !m.atSearchLimit && m.uniqueness > MIN_UNIQUENESS;
+  return SAME_SPOT_TESTS.every(([, passes]) => passes(m));
+}
+
+/**
+ * The content-grouping tests a match fails, by name (similarity, rim, uniqueness, dominance,
+ * step): none when its second photo may join a bracket holding only the first. For reports.
+ */
+export function contentLinkFailures(m: SceneMatch): string[] {
+  return [...SAME_SPOT_TESTS, ...EXPOSURE_STEP_TESTS].filter(([, passes]) => !passes(m)).map(([name]) => name);
 }
 
 /**
@@ -160,15 +181,15 @@ function joinsByContent(group: BracketCandidate[], f: BracketCandidate, matches:
   let best: SceneMatch | null = null;
   for (const g of group) {
     const m = matches.of(g, f);
-    if (Math.abs(m.ev) < MIN_CONTENT_EV) return null;
-    if (sameSpot(m) && m.dominance >= MIN_DOMINANCE && (!best || m.similarity > best.similarity)) best = m;
+    if (!exposureStep(m)) return null;
+    if (sameSpot(m) && monotone(m) && (!best || m.similarity > best.similarity)) best = m;
   }
   return best ? best.similarity : null;
 }
 
 /** Whether two groups' frames all differ in exposure, and together fit in one bracket. */
 function combinable(a: BracketCandidate[], b: BracketCandidate[], matches: Matches): boolean {
-  return a.length + b.length <= MAX_BRACKET_FRAMES && a.every((f) => b.every((g) => Math.abs(matches.of(f, g).ev) >= MIN_CONTENT_EV));
+  return a.length + b.length <= MAX_BRACKET_FRAMES && a.every((f) => b.every((g) => exposureStep(matches.of(f, g))));
 }
 
 /**
