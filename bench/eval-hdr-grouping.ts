@@ -9,7 +9,7 @@ import { EVS, hdrScene, JITTER, nearDuplicates, RAMP_STOPS, type SceneLight, sho
 import { testdataDir, type Section } from './report.js';
 import { fixed } from './tools.js';
 
-const PASTEL = (photo: Sharp) => photo.blur(20).modulate({ saturation: 0.4 }).linear(0.5, 100);
+export const PASTEL = (photo: Sharp) => photo.blur(20).modulate({ saturation: 0.4 }).linear(0.5, 100);
 
 /**
  * Looks a photo is given before synthesis: as it is, softened (low texture), and pastel (softer,
@@ -37,20 +37,11 @@ function decidedByViewpoint(m: SceneMatch): boolean {
   return m.similarity >= MIN_SIMILARITY && !m.atSearchLimit;
 }
 
-async function candidates(shots: Buffer[], prefix: string): Promise<BracketCandidate[]> {
-  return Promise.all(shots.map((bytes, i) => bracketCandidate(bytes, `${prefix}_${i + 1}.jpg`)));
-}
-
-/**
- * Content grouping on the fitting side only (testdata/photos and the corpus photos issue 10's split
- * keeps for fitting), where its thresholds are chosen: per photo and look, a hand-held bracket
- * (−2/0/+2 EV as in `eval hdr`) and near-duplicate series whose exposures differ by 0.8 EV (so that
- * only structure and viewpoint can keep them apart), each grouped on its own.
- */
-export async function evalHdrGrouping(): Promise<Section> {
+/** The photos content grouping is tuned on: testdata/photos and the corpus photos issue 10's split keeps for fitting. */
+export function fittingPhotos(): string[] {
   const corpusDir = path.join(testdataDir, 'corpus');
   const photoDir = path.join(testdataDir, 'photos');
-  const files = [
+  return [
     ...fs
       .readdirSync(corpusDir)
       .filter((f) => /\.jpe?g$/i.test(f) && !isHeldOut(f))
@@ -62,6 +53,20 @@ export async function evalHdrGrouping(): Promise<Section> {
       .sort()
       .map((f) => path.join(photoDir, f)),
   ];
+}
+
+async function candidates(shots: Buffer[], prefix: string): Promise<BracketCandidate[]> {
+  return Promise.all(shots.map((bytes, i) => bracketCandidate(bytes, `${prefix}_${i + 1}.jpg`)));
+}
+
+/**
+ * Content grouping on the fitting side only (testdata/photos and the corpus photos issue 10's split
+ * keeps for fitting), where its thresholds are chosen: per photo and look, a hand-held bracket
+ * (−2/0/+2 EV as in `eval hdr`) and near-duplicate series whose exposures differ by 0.8 EV (so that
+ * only structure and viewpoint can keep them apart), each grouped on its own.
+ */
+export async function evalHdrGrouping(): Promise<Section> {
+  const files = fittingPhotos();
   // The flattened-ramp looks draw from their own sequence, so the first three looks' scenes stay as they were.
   const randoms = { asBefore: seededRandom(20261126), flattened: seededRandom(20261202) };
   const rows: string[][] = [];

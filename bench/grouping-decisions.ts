@@ -1,12 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Sharp } from '../src/imaging/sharp.js';
 import { bracketCandidate } from '../src/imaging/bracket-candidate.js';
 import { type BracketCandidate, contentLinkFailures, groupBrackets, matchScenes } from '../src/imaging/hdr/index.js';
 import { seededRandom } from '../src/imaging/random.js';
-import { isHeldOut } from './autoedit/corpus.js';
+import { fittingPhotos, PASTEL } from './eval-hdr-grouping.js';
 import { EVS, hdrScene, JITTER, nearDuplicates, ORDERS, RAMP_STOPS, type Scene, type SceneLight, shoot } from './eval-hdr.js';
-import { testdataDir } from './report.js';
 import { fixed } from './tools.js';
 
 /**
@@ -24,7 +22,6 @@ const EVENING: [[number, number, number], [number, number, number], [number, num
   [0.1, 0.7, 0.1],
   [0.15, 0.25, 0.85],
 ];
-const PASTEL = (photo: Sharp) => photo.blur(20).modulate({ saturation: 0.4 }).linear(0.5, 100);
 
 interface Look {
   name: string;
@@ -103,20 +100,7 @@ async function project(look: Look, files: string[]): Promise<string[]> {
   return lines;
 }
 
-const corpusDir = path.join(testdataDir, 'corpus');
-const photoDir = path.join(testdataDir, 'photos');
-const files = [
-  ...fs
-    .readdirSync(corpusDir)
-    .filter((f) => /\.jpe?g$/i.test(f) && !isHeldOut(f))
-    .sort()
-    .map((f) => path.join(corpusDir, f)),
-  ...fs
-    .readdirSync(photoDir)
-    .filter((f) => /\.(jpe?g|png|tiff?)$/i.test(f))
-    .sort()
-    .map((f) => path.join(photoDir, f)),
-];
+const files = fittingPhotos();
 const wanted = process.argv.slice(2);
 for (const look of LOOKS.filter((l) => wanted.length === 0 || wanted.includes(l.name))) {
   console.log((await project(look, files)).join('\n'));
