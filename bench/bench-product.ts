@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import sharp from '../src/imaging/sharp.js';
 import { photo18mp } from './bench-render.js';
 import { outDir, type Section } from './report.js';
-import { editUntilDone, i2iProject, peakRssMiB, startServe } from './serve.js';
+import { cpuSeconds, editUntilDone, i2iProject, peakRssMiB, startServe } from './serve.js';
 import { RATE, constantRate, describeLoad, percentile } from './load.js';
 import { fixed, median, runMeasured } from './tools.js';
 
@@ -46,13 +46,6 @@ async function floorRun(files: string[]): Promise<{ seconds: number; cpu: number
   const child = path.join(path.dirname(fileURLToPath(import.meta.url)), 'floor-child.js');
   const { stdout } = await runMeasured('nice', ['-n', String(IMAGING_NICE), process.execPath, child, ...files]);
   return JSON.parse(stdout.toString()) as { seconds: number; cpu: number };
-}
-
-/** CPU seconds of a process so far, every thread (/proc/<pid>/stat: utime + stime, in clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /**

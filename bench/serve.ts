@@ -13,10 +13,14 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts `retouch serve` (SQLite, a fresh data directory) with these extra environment variables, `nice` levels below this process when asked. */
-export async function startServe(extra: Record<string, string> = {}, options: { nice?: number } = {}): Promise<BenchServer> {
+/**
+ * Starts `retouch serve` (SQLite, a fresh data directory) with these extra environment
+ * variables, `nice` levels below this process when asked, from another checkout's build
+ * (`root`) when asked: benches that compare two builds side by side.
+ */
+export async function startServe(extra: Record<string, string> = {}, options: { nice?: number; root?: string } = {}): Promise<BenchServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'retouch-bench-'));
-  const main = path.join(projectRoot, 'dist', 'src', 'main.js');
+  const main = path.join(options.root ?? projectRoot, 'dist', 'src', 'main.js');
   const env = { ...process.env, DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn', ...extra };
   const apiKey = execFileSync(process.execPath, [main, 'accounts', 'create', '--name', 'bench'], { env }).toString().trimEnd().split('\n').pop()!;
   // nice(1) replaces itself with node: the pid is the server's.
@@ -65,6 +69,13 @@ export function peakRssMiB(pid: number): number {
 /** Resident set of a process now, in MiB. */
 export function rssMiB(pid: number): number {
   return statusMiB(pid, 'VmRSS');
+}
+
+/** CPU seconds of a process so far, every thread (/proc/<pid>/stat: utime + stime, in clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 export async function call(url: string, init: RequestInit = {}): Promise<any> {

@@ -32,12 +32,17 @@ export class OutputsRepo {
     return query.orderBy('file_name').execute();
   }
 
-  /** The first delivered output of each project, for list thumbnails. */
+  /**
+   * The first delivered output (by file name) of each project, for covers. One indexed
+   * query per project that stops at its first row: reading every delivered output to keep
+   * one cost a project detail ~45 µs of the API's thread at 20 outputs, more with more.
+   */
   async firstDone(projectIds: number[], kind: OutputKind): Promise<Map<number, Output>> {
-    if (projectIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('outputs').selectAll().where('project_id', 'in', projectIds).where('kind', '=', kind).where('state', '=', 'done').orderBy('file_name').execute();
+    const firsts = await Promise.all(
+      projectIds.map((projectId) => this.db.selectFrom('outputs').selectAll().where('project_id', '=', projectId).where('kind', '=', kind).where('state', '=', 'done').orderBy('file_name').limit(1).executeTakeFirst()),
+    );
     const first = new Map<number, Output>();
-    for (const row of rows) if (!first.has(row.project_id)) first.set(row.project_id, row);
+    for (const row of firsts) if (row) first.set(row.project_id, row);
     return first;
   }
 
