@@ -33,17 +33,35 @@ export class OutputsRepo {
   }
 
   /**
-   * The first delivered output (by file name) of each project, for covers. One indexed
-   * query per project that stops at its first row: reading every delivered output to keep
-   * one cost a project detail ~45 µs of the API's thread at 20 outputs, more with more.
+   * The first delivered output (by file name) of each project, for covers. One query whose
+   * per-project subquery walks the (project, kind, file name) index and stops at its first
+   * delivered row: reading every delivered output to keep one cost a project detail ~45 µs of
+   * the API's thread at 20 outputs, and a query per project would cost a list page a round
+   * trip per project on PostgreSQL.
    */
   async firstDone(projectIds: number[], kind: OutputKind): Promise<Map<number, Output>> {
-    const firsts = await Promise.all(
-      projectIds.map((projectId) => this.db.selectFrom('outputs').selectAll().where('project_id', '=', projectId).where('kind', '=', kind).where('state', '=', 'done').orderBy('file_name').limit(1).executeTakeFirst()),
-    );
-    const first = new Map<number, Output>();
-    for (const row of firsts) if (row) first.set(row.project_id, row);
-    return first;
+    if (projectIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('outputs')
+      .selectAll()
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('projects')
+          .where('projects.id', 'in', projectIds)
+          .select((p) =>
+            p
+              .selectFrom('outputs as candidate')
+              .select('candidate.id')
+              .whereRef('candidate.project_id', '=', 'projects.id')
+              .where('candidate.kind', '=', kind)
+              .where('candidate.state', '=', 'done')
+              .orderBy('candidate.file_name')
+              .limit(1)
+              .as('id'),
+          ),
+      )
+      .execute();
+    return new Map(rows.map((row) => [row.project_id, row]));
   }
 
   async countByState(projectId: number, kind: OutputKind): Promise<Record<OutputState, number>> {
