@@ -1,6 +1,6 @@
 import type { Repos } from '../db/repos/index.js';
 import type { StageColumn } from '../db/repos/projects.js';
-import type { NewOutput, Output, OutputKind, Project, ProjectState } from '../db/schema.js';
+import type { Output, OutputKind, Project, ProjectState } from '../db/schema.js';
 import type { BlobStore } from './blob-store.js';
 import type { AccountsService } from './accounts.js';
 import { deliverCallback } from './callbacks.js';
@@ -10,7 +10,7 @@ import { DevelopError, type DevelopedOutput } from './engine.js';
 import { UnprocessablePhoto } from './errors.js';
 import type { JobQueue, NewJob, Transact } from './job-queue.js';
 import { jobPayloads } from './records/job-payloads.js';
-import { developSettingsRecord, outputSources, sourcesOf } from './records/outputs.js';
+import { developSettingsRecord, newOutput, sourcesOf } from './records/outputs.js';
 import { storageKeys } from './storage-keys.js';
 
 /** A batch step over a project's photos: Smart Editing, or the profile flow's edit, export and post-editing. */
@@ -124,22 +124,7 @@ export class BatchService {
     if (!project) return;
     const now = nowIso();
     const planned = await stage.plan(project);
-    await repos.outputs.insertMissing(
-      planned.map<NewOutput>((p) => ({
-        project_id: project.id,
-        kind: stage.kind,
-        file_name: p.fileName,
-        sources: outputSources.encode(p.sources),
-        state: 'pending',
-        error: null,
-        settings: null,
-        thumbnail_of: null,
-        companion: null,
-        rotate: 0,
-        created_at: now,
-        updated_at: now,
-      })),
-    );
+    await repos.outputs.insertMissing(planned.map((p) => newOutput(project.id, stage.kind, p.fileName, p.sources, 'pending', now)));
     const outputs = await repos.outputs.list(project.id, stage.kind);
     await queue.enqueue(outputs.map((o) => renderJob(name, o.id)));
     if (outputs.length === 0) await this.settle(stage, project.id);

@@ -8,7 +8,7 @@ import { InvalidRequest, NotFound } from './errors.js';
 import { assertPlainFileName, photoKind } from './file-types.js';
 import type { JobQueue } from './job-queue.js';
 import { jobPayloads } from './records/job-payloads.js';
-import { outputSources, sourcesOf } from './records/outputs.js';
+import { newOutput, sourcesOf } from './records/outputs.js';
 import { storageKeys } from './storage-keys.js';
 
 export interface DownloadEntry {
@@ -113,9 +113,7 @@ export class DeliveriesService {
     assertPlainFileName(fileName);
     if (photoKind(fileName) !== 'JPEG') throw new InvalidRequest(`file ${fileName} is not supported. supported files types are jpg, jpeg`);
     const now = nowIso();
-    await this.repos.outputs.insertMissing([
-      { project_id: project.id, kind, file_name: fileName, sources: outputSources.encode([]), state: 'done', error: null, settings: null, thumbnail_of: null, companion: null, rotate: 0, created_at: now, updated_at: now },
-    ]);
+    await this.repos.outputs.insertMissing([newOutput(project.id, kind, fileName, [], 'done', now)]);
     return { file_name: fileName, upload_link: await this.blobs.presignPut(storageKeys.output(project.uuid, kind, fileName)) };
   }
 

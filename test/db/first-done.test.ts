@@ -5,6 +5,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { openDatabase } from '../../src/db/connect.js';
 import { createRepos } from '../../src/db/repos/index.js';
+import { newOutput } from '../../src/domain/records/outputs.js';
 import type { OutputKind, OutputState } from '../../src/db/schema.js';
 import { testEngines } from '../support/server.js';
 
@@ -21,20 +22,7 @@ for (const engine of await testEngines()) {
       const project = (uuid: string) =>
         repos.projects.insert({ uuid, account_id: account.id, flow: 'i2i', name: uuid, state: 'created', is_archived: 0, number_of_images: 0, ai_tools: '[]', options: '{}', created_at: now, updated_at: now });
       const [several, undelivered, other] = [await project('several'), await project('undelivered'), await project('other')];
-      const output = (projectId: number, file_name: string, state: OutputState, kind: OutputKind = 'edit') => ({
-        project_id: projectId,
-        kind,
-        file_name,
-        sources: '[]',
-        state,
-        error: null,
-        settings: null,
-        thumbnail_of: null,
-        companion: null,
-        rotate: 0,
-        created_at: now,
-        updated_at: now,
-      });
+      const output = (projectId: number, fileName: string, state: OutputState, kind: OutputKind = 'edit') => newOutput(projectId, kind, fileName, [], state, now);
       await repos.outputs.insertMissing([
         output(several.id, 'IMG_0003.jpg', 'done'),
         output(several.id, 'IMG_0001.jpg', 'pending'),

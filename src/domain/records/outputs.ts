@@ -1,11 +1,16 @@
 /** What an output row keeps as JSON: the names it is made from (outputs.sources) and the settings it was rendered with (outputs.settings, copilot_versions.settings). */
 import { Type } from 'typebox';
-import type { Output } from '../../db/schema.js';
+import type { NewOutput, Output, OutputKind, OutputState } from '../../db/schema.js';
 import { type DevelopSettings, migrateSettings, SETTINGS_VERSION } from '../../imaging/settings.js';
 import { CorruptRecord, listRecord, parseStored, type StoredRecord } from './stored-record.js';
 
 /** Source photo names (several for an HDR group), or the name of the earlier stage's output; none for a file the client put. */
 export const outputSources = listRecord('sources', Type.String({ minLength: 1 }));
+
+/** A new output row: not yet rendered with settings, no thumbnail or companion, upright. */
+export function newOutput(projectId: number, kind: OutputKind, fileName: string, sources: string[], state: OutputState, now: string): NewOutput {
+  return { project_id: projectId, kind, file_name: fileName, sources: outputSources.encode(sources), state, error: null, settings: null, thumbnail_of: null, companion: null, rotate: 0, created_at: now, updated_at: now };
+}
 
 export const sourcesOf = (output: Output): string[] => outputSources.decode(output.sources, `output ${output.id}`);
 
