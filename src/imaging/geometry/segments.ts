@@ -80,7 +80,8 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
       const m = Math.sqrt(gx * gx + gy * gy);
       const i = y * gw + x;
       magnitude[i] = m;
-      angle[i] = Math.atan2(gx, -gy);
+      // Only pixels above MIN_GRADIENT seed or join regions: the others' orientation is never read.
+      if (m > MIN_GRADIENT) angle[i] = Math.atan2(gx, -gy);
       if (m > maxMagnitude) maxMagnitude = m;
     }
   }
@@ -100,7 +101,9 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   const order = new Int32Array(usable);
   for (let i = 0; i < n; i++) if (magnitude[i]! > MIN_GRADIENT) order[bins[binOf(magnitude[i]!)]!++] = i;
 
+  // Pixels too weak to join a region count as taken: growth tests one byte a neighbour.
   const used = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (!(magnitude[i]! > MIN_GRADIENT)) used[i] = 1;
   const region = new Int32Array(n);
   const minLength = Math.max(6, minLengthFraction * Math.max(grey.width, grey.height));
   const lines: Line[] = [];
@@ -128,7 +131,7 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
           const xx = px + dx;
           if (xx < 0 || xx >= gw) continue;
           const q = yy * gw + xx;
-          if (used[q] || magnitude[q]! <= MIN_GRADIENT) continue;
+          if (used[q]) continue;
           let diff = Math.abs(angle[q]! - regionAngle);
           if (diff > Math.PI) diff = 2 * Math.PI - diff;
           if (diff > TOLERANCE) continue;

@@ -141,7 +141,7 @@ export const MAX_WINDOWS = Math.floor(1 / MIN_AREA);
 export function findWindows(copy: AnalysisCopy, width: number, height: number, base: boolean): FoundWindows {
   const { inside, boxes } = blownWindows(copy);
   // One pixel of dilation takes in the glow around the frame before the guided filter snaps the edge to the full-size image.
-  const p = boxMean(Float32Array.from(inside), copy.width, copy.height, 1);
+  const p = boxMean(new Float32Array(inside), copy.width, copy.height, 1);
   for (let i = 0; i < p.length; i++) p[i] = p[i]! > 0 ? 1 : 0;
   if (boxes.length === 0) return { windows: [], coefficients: null, region: { x: 0, y: 0, width: 0, height: 0 }, p, base: null };
   const coefficients = guidedFilterCoefficients(copy.rgb, p, copy.width, copy.height, 3, 1e-3);
