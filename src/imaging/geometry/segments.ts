@@ -109,6 +109,8 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   const lines: Line[] = [];
   const f = grey.factor;
   const toSource = (v: number) => v * f + (f - 1) / 2;
+  // The 8-neighbours (and the pixel itself, taken), row by row.
+  const neighbours = Int32Array.of(-gw - 1, -gw, -gw + 1, -1, 0, 1, gw - 1, gw, gw + 1);
 
   for (let k = usable - 1; k >= 0; k--) {
     const seed = order[k]!;
@@ -122,25 +124,18 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     let regionAngle = angle[seed]!;
     for (let r = 0; r < size; r++) {
       const p = region[r]!;
-      const px = p % gw;
-      const py = (p - px) / gw;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = py + dy;
-        if (yy < 0 || yy >= gh) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = px + dx;
-          if (xx < 0 || xx >= gw) continue;
-          const q = yy * gw + xx;
-          if (used[q]) continue;
-          let diff = Math.abs(angle[q]! - regionAngle);
-          if (diff > Math.PI) diff = 2 * Math.PI - diff;
-          if (diff > TOLERANCE) continue;
-          used[q] = 1;
-          region[size++] = q;
-          sumCos += Math.cos(angle[q]!);
-          sumSin += Math.sin(angle[q]!);
-          regionAngle = Math.atan2(sumSin, sumCos);
-        }
+      // A region's pixels lie BORDER inside the frame (nearer ones are taken), so every neighbour is inside it.
+      for (const offset of neighbours) {
+        const q = p + offset;
+        if (used[q]) continue;
+        let diff = Math.abs(angle[q]! - regionAngle);
+        if (diff > Math.PI) diff = 2 * Math.PI - diff;
+        if (diff > TOLERANCE) continue;
+        used[q] = 1;
+        region[size++] = q;
+        sumCos += Math.cos(angle[q]!);
+        sumSin += Math.sin(angle[q]!);
+        regionAngle = Math.atan2(sumSin, sumCos);
       }
     }
     if (size >= minLength) fitPieces(region, 0, size, 0);
