@@ -587,32 +587,48 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
  * channel's sum times `widen` (257 reads 8-bit codes as 16-bit ones) and then times `norm`,
  * in f64, to f32: geometry/grey.ts's box average, the same numbers as its JavaScript.
  * srcPtr holds rows × factor source rows of width pixels; outPtr receives rows × outWidth
- * pixels (blocks from the left, whole blocks only).
+ * pixels (blocks from the left, whole blocks only). A block row's source rows are first
+ * summed down the columns, sixteen or eight samples at a time, into sumsPtr (u32, the
+ * block row's samples, rounded up to 16); whole-number sums do not depend on the order.
  */
-export function blockSums(srcPtr: usize, bits: i32, width: i32, factor: i32, rows: i32, outWidth: i32, widen: f64, norm: f64, outPtr: usize): void {
+export function blockSums(srcPtr: usize, bits: i32, width: i32, factor: i32, rows: i32, outWidth: i32, widen: f64, norm: f64, outPtr: usize, sumsPtr: usize): void {
   const bytes = <usize>(bits >> 3);
   const stride = <usize>width * 3 * bytes;
-  const across = <usize>factor * 3;
+  const samples = <usize>outWidth * <usize>factor * 3;
   for (let by = 0; by < rows; by++) {
+    for (let i: usize = 0; i < samples; i += 4) v128.store(sumsPtr + (i << 2), i32x4.splat(0));
+    for (let dy = 0; dy < factor; dy++) {
+      const row = srcPtr + <usize>(by * factor + dy) * stride;
+      if (bytes == 1) {
+        for (let i: usize = 0; i < samples; i += 16) {
+          const v = v128.load(row + i);
+          const low = i16x8.extend_low_i8x16_u(v);
+          const high = i16x8.extend_high_i8x16_u(v);
+          const at = sumsPtr + (i << 2);
+          v128.store(at, i32x4.add(v128.load(at), i32x4.extend_low_i16x8_u(low)));
+          v128.store(at, i32x4.add(v128.load(at, 16), i32x4.extend_high_i16x8_u(low)), 16);
+          v128.store(at, i32x4.add(v128.load(at, 32), i32x4.extend_low_i16x8_u(high)), 32);
+          v128.store(at, i32x4.add(v128.load(at, 48), i32x4.extend_high_i16x8_u(high)), 48);
+        }
+      } else {
+        for (let i: usize = 0; i < samples; i += 8) {
+          const v = v128.load(row + (i << 1));
+          const at = sumsPtr + (i << 2);
+          v128.store(at, i32x4.add(v128.load(at), i32x4.extend_low_i16x8_u(v)));
+          v128.store(at, i32x4.add(v128.load(at, 16), i32x4.extend_high_i16x8_u(v)), 16);
+        }
+      }
+    }
     for (let bx = 0; bx < outWidth; bx++) {
       let r: u32 = 0;
       let g: u32 = 0;
       let b: u32 = 0;
-      for (let dy = 0; dy < factor; dy++) {
-        const row = srcPtr + (<usize>(by * factor + dy) * stride) + <usize>bx * across * bytes;
-        if (bytes == 1) {
-          for (let i: usize = 0; i < across; i += 3) {
-            r += <u32>load<u8>(row + i);
-            g += <u32>load<u8>(row + i, 1);
-            b += <u32>load<u8>(row + i, 2);
-          }
-        } else {
-          for (let i: usize = 0; i < across; i += 3) {
-            r += <u32>load<u16>(row + (i << 1));
-            g += <u32>load<u16>(row + (i << 1), 2);
-            b += <u32>load<u16>(row + (i << 1), 4);
-          }
-        }
+      const block = sumsPtr + ((<usize>bx * <usize>factor * 3) << 2);
+      for (let k = 0; k < factor; k++) {
+        const at = block + (<usize>k * 12);
+        r += load<u32>(at);
+        g += load<u32>(at, 4);
+        b += load<u32>(at, 8);
       }
       const o = outPtr + ((<usize>by * <usize>outWidth + <usize>bx) * 12);
       store<f32>(o, <f32>(<f64>r * widen * norm));
