@@ -302,9 +302,12 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   // Growing by colour brings the region up to cloud edges (thin lines of texture, where
   // roofs and foliage are textured all over); clouds beyond them then join by touch.
   const wideTexture = boxMean(texture, width, height, 4);
+  // Where growth may go whatever the colour model says: the same every round.
+  const smooth = new Uint8Array(n);
+  for (let i = 0; i < n; i++) smooth[i] = texture[i]! < SMOOTH_LOOSE * unit && wideTexture[i]! < 0.5 * SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
   for (let round = 0; ; round++) {
     posterior = skyColourPosterior(bins, region, prior);
-    for (let i = 0; i < n; i++) allowed[i] = posterior[i]! > 0.5 && texture[i]! < SMOOTH_LOOSE * unit && wideTexture[i]! < 0.5 * SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
+    for (let i = 0; i < n; i++) allowed[i] = smooth[i]! && posterior[i]! > 0.5 ? 1 : 0;
     growRegion(region, allowed, width);
     if (round === 3 || !joinTouching(region, labels, accepted, families, outlines, stats, features.luma, width, height)) break;
   }
