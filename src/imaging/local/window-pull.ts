@@ -1,6 +1,6 @@
 import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { assertNumberInRange, invalidParameterError } from '../args.js';
-import { encodedToLinear, linearToSrgb16, luminance as luma, srgb16ToLinearLut } from '../colour.js';
+import { encodedToLinearAll, linearToSrgb16, luminance as luma, srgb16ToLinearLut } from '../colour.js';
 import { boxMean } from '../filters/box.js';
 import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
 import { applyGuidedCoefficients, guidedRegion } from '../filters/guided-apply.js';
@@ -173,8 +173,9 @@ function baseLayerOf(copy: AnalysisCopy): GuidedCoefficients {
 /** Linear luminance of an analysis copy. */
 function linearLuma(copy: AnalysisCopy): Float32Array {
   const n = copy.width * copy.height;
+  const linear = encodedToLinearAll(copy.rgb.subarray(0, n * 3));
   const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = luma(encodedToLinear(copy.rgb[i * 3]!), encodedToLinear(copy.rgb[i * 3 + 1]!), encodedToLinear(copy.rgb[i * 3 + 2]!));
+  for (let i = 0; i < n; i++) out[i] = luma(linear[i * 3]!, linear[i * 3 + 1]!, linear[i * 3 + 2]!);
   return out;
 }
 
