@@ -66,6 +66,14 @@ export function encodedToLinear(value: number): number {
   return srgb16ToLinearLut()[Math.round(Math.min(1, Math.max(0, value)) * 65535)]!;
 }
 
+/** encodedToLinear of every value, the table fetched once. */
+export function encodedToLinearAll(values: Float32Array): Float32Array {
+  const lut = srgb16ToLinearLut();
+  const out = new Float32Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = lut[Math.round(Math.min(1, Math.max(0, values[i]!)) * 65535)]!;
+  return out;
+}
+
 const ENCODE_STEPS = 4096;
 /** linearToSrgb16's table, indexed by sqrt(linear) so the steep toe near black gets as many entries as the highlights. */
 const encodeTable: Float32Array = (() => {

@@ -51,7 +51,7 @@ export interface ToolKernels {
   guidedCoefficients(guide: number, p: number, width: number, height: number, radius: number, eps: number, planes: number, rows: number, sums: number, a: number, b: number): void;
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
   previewRow(src: number, bits: number, rows: number, width: number, f: number, step: number, w: number, lut: number, acc: number, out: number): void;
-  blockSums(src: number, bits: number, width: number, factor: number, rows: number, outWidth: number, widen: number, norm: number, out: number): void;
+  blockSums(src: number, bits: number, width: number, factor: number, rows: number, outWidth: number, widen: number, norm: number, out: number, sums: number): void;
   resampleRows8: ToolKernels['resampleRows'];
   resampleRows(
     src: number,

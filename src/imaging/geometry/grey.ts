@@ -34,14 +34,14 @@ export function downscaledRgb(image: RgbImage, maxEdge: number): Analysis & { ch
   const rowSamples = image.width * 3;
   const rows = Math.max(1, Math.floor(CHUNK_SAMPLES / (factor * rowSamples)));
   const k = toolKernels();
-  const l = arena({ src: rows * factor * rowSamples * (eight ? 1 : 2) + ALIGN_SLACK, out: rows * width * 12 });
+  const l = arena({ src: rows * factor * rowSamples * (eight ? 1 : 2) + ALIGN_SLACK, out: rows * width * 12, sums: Math.ceil((width * factor * 3) / 16) * 16 * 4 });
   reserve(k, l.end);
   const out = new Float32Array(k.memory.buffer, l.out, rows * width * 3);
   const norm = 1 / (factor * factor * 65535);
   for (let y0 = 0; y0 < height; y0 += rows) {
     const count = Math.min(rows, height - y0);
     const at = copyInAlike(k.memory.buffer, l.src, image.data.subarray(y0 * factor * rowSamples, (y0 + count) * factor * rowSamples)).byteOffset;
-    k.blockSums(at, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out);
+    k.blockSums(at, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out, l.sums);
     data.set(out.subarray(0, count * width * 3), y0 * width * 3);
   }
   return { width, height, channels: 3, data, factor };

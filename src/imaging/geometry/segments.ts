@@ -80,7 +80,8 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
       const m = Math.sqrt(gx * gx + gy * gy);
       const i = y * gw + x;
       magnitude[i] = m;
-      angle[i] = Math.atan2(gx, -gy);
+      // Only pixels above MIN_GRADIENT seed or join regions: the others' orientation is never read.
+      if (m > MIN_GRADIENT) angle[i] = Math.atan2(gx, -gy);
       if (m > maxMagnitude) maxMagnitude = m;
     }
   }
@@ -100,12 +101,16 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   const order = new Int32Array(usable);
   for (let i = 0; i < n; i++) if (magnitude[i]! > MIN_GRADIENT) order[bins[binOf(magnitude[i]!)]!++] = i;
 
+  // Pixels too weak to join a region count as taken: growth tests one byte a neighbour.
   const used = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (!(magnitude[i]! > MIN_GRADIENT)) used[i] = 1;
   const region = new Int32Array(n);
   const minLength = Math.max(6, minLengthFraction * Math.max(grey.width, grey.height));
   const lines: Line[] = [];
   const f = grey.factor;
   const toSource = (v: number) => v * f + (f - 1) / 2;
+  // The 8-neighbours (and the pixel itself, taken), row by row.
+  const neighbours = Int32Array.of(-gw - 1, -gw, -gw + 1, -1, 0, 1, gw - 1, gw, gw + 1);
 
   for (let k = usable - 1; k >= 0; k--) {
     const seed = order[k]!;
@@ -119,25 +124,18 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     let regionAngle = angle[seed]!;
     for (let r = 0; r < size; r++) {
       const p = region[r]!;
-      const px = p % gw;
-      const py = (p - px) / gw;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = py + dy;
-        if (yy < 0 || yy >= gh) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = px + dx;
-          if (xx < 0 || xx >= gw) continue;
-          const q = yy * gw + xx;
-          if (used[q] || magnitude[q]! <= MIN_GRADIENT) continue;
-          let diff = Math.abs(angle[q]! - regionAngle);
-          if (diff > Math.PI) diff = 2 * Math.PI - diff;
-          if (diff > TOLERANCE) continue;
-          used[q] = 1;
-          region[size++] = q;
-          sumCos += Math.cos(angle[q]!);
-          sumSin += Math.sin(angle[q]!);
-          regionAngle = Math.atan2(sumSin, sumCos);
-        }
+      // A region's pixels lie BORDER inside the frame (nearer ones are taken), so every neighbour is inside it.
+      for (const offset of neighbours) {
+        const q = p + offset;
+        if (used[q]) continue;
+        let diff = Math.abs(angle[q]! - regionAngle);
+        if (diff > Math.PI) diff = 2 * Math.PI - diff;
+        if (diff > TOLERANCE) continue;
+        used[q] = 1;
+        region[size++] = q;
+        sumCos += Math.cos(angle[q]!);
+        sumSin += Math.sin(angle[q]!);
+        regionAngle = Math.atan2(sumSin, sumCos);
       }
     }
     if (size >= minLength) fitPieces(region, 0, size, 0);

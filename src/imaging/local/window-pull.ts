@@ -1,6 +1,6 @@
 import { ANALYSIS_EDGE, analysisCopy, type AnalysisCopy } from '../analysis-copy.js';
 import { assertNumberInRange, invalidParameterError } from '../args.js';
-import { encodedToLinear, linearToSrgb16, luminance as luma, srgb16ToLinearLut } from '../colour.js';
+import { encodedToLinearAll, linearToSrgb16, luminance as luma, srgb16ToLinearLut } from '../colour.js';
 import { boxMean } from '../filters/box.js';
 import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
 import { applyGuidedCoefficients, guidedRegion } from '../filters/guided-apply.js';
@@ -141,7 +141,7 @@ export const MAX_WINDOWS = Math.floor(1 / MIN_AREA);
 export function findWindows(copy: AnalysisCopy, width: number, height: number, base: boolean): FoundWindows {
   const { inside, boxes } = blownWindows(copy);
   // One pixel of dilation takes in the glow around the frame before the guided filter snaps the edge to the full-size image.
-  const p = boxMean(Float32Array.from(inside), copy.width, copy.height, 1);
+  const p = boxMean(new Float32Array(inside), copy.width, copy.height, 1);
   for (let i = 0; i < p.length; i++) p[i] = p[i]! > 0 ? 1 : 0;
   if (boxes.length === 0) return { windows: [], coefficients: null, region: { x: 0, y: 0, width: 0, height: 0 }, p, base: null };
   const coefficients = guidedFilterCoefficients(copy.rgb, p, copy.width, copy.height, 3, 1e-3);
@@ -173,8 +173,9 @@ function baseLayerOf(copy: AnalysisCopy): GuidedCoefficients {
 /** Linear luminance of an analysis copy. */
 function linearLuma(copy: AnalysisCopy): Float32Array {
   const n = copy.width * copy.height;
+  const linear = encodedToLinearAll(copy.rgb.subarray(0, n * 3));
   const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = luma(encodedToLinear(copy.rgb[i * 3]!), encodedToLinear(copy.rgb[i * 3 + 1]!), encodedToLinear(copy.rgb[i * 3 + 2]!));
+  for (let i = 0; i < n; i++) out[i] = luma(linear[i * 3]!, linear[i * 3 + 1]!, linear[i * 3 + 2]!);
   return out;
 }
 

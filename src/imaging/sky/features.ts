@@ -85,19 +85,24 @@ export function skyFeatures(copy: AnalysisCopy): SkyFeatures {
     hue[i] = hueFamily(h, sat, y);
   }
   const gradient = new Float32Array(n);
+  const [sr, sg, sb] = smooth as [Float32Array, Float32Array, Float32Array];
   for (let y = 0; y < height; y++) {
+    const row = y * width;
     const up = Math.max(0, y - 1) * width;
     const down = Math.min(height - 1, y + 1) * width;
     for (let x = 0; x < width; x++) {
-      const left = Math.max(0, x - 1);
-      const right = Math.min(width - 1, x + 1);
-      let energy = 0;
-      for (const plane of smooth) {
-        const dx = (plane[y * width + right]! - plane[y * width + left]!) / 2;
-        const dy = (plane[down + x]! - plane[up + x]!) / 2;
-        energy = Math.max(energy, Math.sqrt(dx * dx + dy * dy));
-      }
-      gradient[y * width + x] = energy;
+      const left = row + Math.max(0, x - 1);
+      const right = row + Math.min(width - 1, x + 1);
+      // The strongest of the three channels' changes.
+      let dx = (sr[right]! - sr[left]!) / 2;
+      let dy = (sr[down + x]! - sr[up + x]!) / 2;
+      let energy = Math.sqrt(dx * dx + dy * dy);
+      dx = (sg[right]! - sg[left]!) / 2;
+      dy = (sg[down + x]! - sg[up + x]!) / 2;
+      energy = Math.max(energy, Math.sqrt(dx * dx + dy * dy));
+      dx = (sb[right]! - sb[left]!) / 2;
+      dy = (sb[down + x]! - sb[up + x]!) / 2;
+      gradient[row + x] = Math.max(energy, Math.sqrt(dx * dx + dy * dy));
     }
   }
   return { luma, prior, hue, texture: boxMean(gradient, width, height, 1) };

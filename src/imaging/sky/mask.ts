@@ -6,7 +6,7 @@ import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/gu
 import { guidedMaskWithSpans } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
 import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
-import { skyColourPosterior } from './colour-model.js';
+import { colourBins, skyColourPosterior } from './colour-model.js';
 import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
 
 /** A soft sky mask at the image's size. */
@@ -176,7 +176,7 @@ const TOUCH_RADIUS = 6;
  * reaching past the frame: through the top, or through a side high up when its colour
  * can be judged (sky seen past an overhang).
  */
-function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy): { accepted: Uint8Array; overcast: boolean } {
+function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy, bins: Uint16Array): { accepted: Uint8Array; overcast: boolean } {
   const n = labels.length;
   const accepted = new Uint8Array(stats.length);
   const blue = (k: number) => families[k] === SkyHue.blue;
@@ -188,7 +188,7 @@ function seedComponents(stats: Component[], families: number[], labels: Int32Arr
   let topArea = 0;
   for (const [k, c] of stats.entries()) topArea += accepted[k]! * c.area;
   if (topArea > 0) {
-    const posterior = skyColourPosterior(copy.rgb, pixelsOf(labels, accepted), features.prior);
+    const posterior = skyColourPosterior(bins, pixelsOf(labels, accepted), features.prior);
     const sums = new Float64Array(stats.length);
     for (let i = 0; i < n; i++) if (labels[i]! >= 0) sums[labels[i]!]! += posterior[i]!;
     stats.forEach((c, k) => {
@@ -248,7 +248,7 @@ function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
  */
 function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Array, families: number[], outlines: Int32Array, stats: Component[], luma: Float32Array, width: number, height: number): boolean {
   const n = labels.length;
-  const inside = Float32Array.from(region);
+  const inside = new Float32Array(region);
   const near = boxMean(inside, width, height, TOUCH_RADIUS);
   for (let i = 0; i < n; i++) inside[i]! *= luma[i]!;
   const nearLuma = boxMean(inside, width, height, TOUCH_RADIUS);
@@ -292,7 +292,8 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const { labels, count } = labelComponents(candidate, width);
   const stats = componentStats(labels, count, features, rgb, width);
   const families = stats.map(dominantFamily);
-  const { accepted, overcast } = seedComponents(stats, families, labels, features, copy);
+  const bins = colourBins(rgb);
+  const { accepted, overcast } = seedComponents(stats, families, labels, features, copy, bins);
   if (!accepted.includes(1)) return null;
   const outlines = outlineLengths(labels, count, width);
   const region = pixelsOf(labels, accepted);
@@ -301,17 +302,20 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   // Growing by colour brings the region up to cloud edges (thin lines of texture, where
   // roofs and foliage are textured all over); clouds beyond them then join by touch.
   const wideTexture = boxMean(texture, width, height, 4);
+  // Where growth may go whatever the colour model says: the same every round.
+  const smooth = new Uint8Array(n);
+  for (let i = 0; i < n; i++) smooth[i] = texture[i]! < SMOOTH_LOOSE * unit && wideTexture[i]! < 0.5 * SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
   for (let round = 0; ; round++) {
-    posterior = skyColourPosterior(rgb, region, prior);
-    for (let i = 0; i < n; i++) allowed[i] = posterior[i]! > 0.5 && texture[i]! < SMOOTH_LOOSE * unit && wideTexture[i]! < 0.5 * SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
+    posterior = skyColourPosterior(bins, region, prior);
+    for (let i = 0; i < n; i++) allowed[i] = smooth[i]! && posterior[i]! > 0.5 ? 1 : 0;
     growRegion(region, allowed, width);
     if (round === 3 || !joinTouching(region, labels, accepted, families, outlines, stats, features.luma, width, height)) break;
   }
   // Sky seen through foliage: textured, cut off from the rest, but its colour leaves no
   // doubt and it is no lower than the sky in its column (the sea below the horizon is).
   const lowest = new Int32Array(width).fill(-1);
-  for (let i = 0; i < n; i++) if (region[i]) lowest[i % width] = Math.floor(i / width);
-  for (let i = 0; i < n; i++) if (Math.floor(i / width) <= lowest[i % width]! && posterior[i]! > 0.9 && prior[i]! > 0.6) region[i] = 1;
+  for (let y = 0, i = 0; y < height; y++) for (let x = 0; x < width; x++, i++) if (region[i]) lowest[x] = y;
+  for (let y = 0, i = 0; y < height; y++) for (let x = 0; x < width; x++, i++) if (y <= lowest[x]! && posterior[i]! > 0.9 && prior[i]! > 0.6) region[i] = 1;
   let area = 0;
   let priorSum = 0;
   for (let i = 0; i < n; i++) {
@@ -319,7 +323,7 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
     priorSum += region[i]! * prior[i]!;
   }
   if (area < MIN_SKY_COVERAGE * n) return null;
-  const near = boxMean(Float32Array.from(region), width, height, 3);
+  const near = boxMean(new Float32Array(region), width, height, 3);
   const sky = new Float32Array(n);
   for (let i = 0; i < n; i++) sky[i] = region[i] ? 1 : near[i]! > 0 ? posterior[i]! : 0;
   // Grey skies are told from ceilings and walls by brightness and tint alone: less sure.

@@ -6,7 +6,7 @@
  */
 import type { AnalysisCopy } from '../analysis-copy.js';
 import { isShared, sharedFloat32, sharedTask, sharing } from '../bands.js';
-import { encodedToLinear, luminance } from '../colour.js';
+import { encodedToLinearAll, luminance } from '../colour.js';
 import { boxMean } from '../filters/box.js';
 
 /** Rows and columns (end exclusive) that hold the sky, and its lowest row (the horizon). */
@@ -99,8 +99,7 @@ export interface Scene {
 
 function readScene(rgb: Float32Array, mask: Float32Array, width: number, height: number): Scene {
   const n = width * height;
-  const linear = new Float32Array(n * 3);
-  for (let i = 0; i < n * 3; i++) linear[i] = encodedToLinear(rgb[i]!);
+  const linear = encodedToLinearAll(rgb.subarray(0, n * 3));
   let skySum = 0,
     skyWeight = 0,
     groundSum = 0,
