@@ -137,16 +137,24 @@ function contourLevels(ref: BoxHistogram, mov: BoxHistogram): [Levels, Levels] {
   return [quantilesOf(ref, ranks), quantilesOf(mov, ranks)];
 }
 
+/** reuse[i] when it holds `length` floats, else a new array, left there for the next call. */
+function reusedPlane(reuse: Float32Array[], i: number, length: number): Float32Array {
+  if (reuse[i]?.length !== length) reuse[i] = new Float32Array(length);
+  return reuse[i]!;
+}
+
 /**
  * Luma from full size down, each level 2 x 2 means of the one before: what alignment compares.
  * `half`, when given, is blockMean(luma, 2) already made (merge.ts makes it in the luma pass).
+ * Level l is made into reuse[l] as reusedPlane does.
  */
-export function lumaPyramid(luma: Plane, half?: Plane): Plane[] {
+export function lumaPyramid(luma: Plane, half?: Plane, reuse: Float32Array[] = []): Plane[] {
   const levels = [luma];
   while (levels.length < MAX_LEVELS) {
     const top = levels[levels.length - 1]!;
     if (Math.min(top.width, top.height) < 2 * MIN_LEVEL_SIDE) break;
-    levels.push(levels.length === 1 && half ? half : blockMean(top, 2));
+    const out = () => reusedPlane(reuse, levels.length, Math.ceil(top.width / 2) * Math.ceil(top.height / 2));
+    levels.push(levels.length === 1 && half ? half : blockMean(top, 2, out()));
   }
   return levels;
 }
@@ -227,25 +235,40 @@ export interface Roll {
   dy: number;
 }
 
-/** Copies the w x h box at (x0, y0) of the plane. */
-function cut(plane: Plane, x0: number, y0: number, w: number, h: number): Plane {
-  const data = new Float32Array(w * h);
+/** Copies the w x h box at (x0, y0) of the plane into `data` (w x h floats). */
+function cut(plane: Plane, x0: number, y0: number, w: number, h: number, data: Float32Array): Plane {
   for (let y = 0; y < h; y++) data.set(plane.data.subarray((y0 + y) * plane.width + x0, (y0 + y) * plane.width + x0 + w), y * w);
   return { width: w, height: h, data };
 }
 
 /**
- * The window around (cx, cy), size w x h, clamped inside the luma, with its alignment pyramid.
- * Where the window's 2 x 2 blocks are the luma's own (even corner and size), its second level is
- * cut from the luma's half-size plane when given (blockMean(luma, 2)): the same values, without
- * reducing the window again.
+ * The window around (cx, cy), size w x h, clamped inside the luma, with its alignment pyramid,
+ * its level l in reuse[l] (reusedPlane). Where the window's 2 x 2 blocks are the luma's own
+ * (even corner and size), its second level is cut from the luma's half-size plane when given
+ * (blockMean(luma, 2)): the same values, without reducing the window again.
  */
-function windowPyramid(luma: Plane, half: Plane | undefined, cx: number, cy: number, w: number, h: number): Plane[] {
+function windowPyramid(luma: Plane, half: Plane | undefined, cx: number, cy: number, w: number, h: number, reuse: Float32Array[]): Plane[] {
   const x0 = Math.max(0, Math.min(luma.width - w, Math.round(cx - w / 2)));
   const y0 = Math.max(0, Math.min(luma.height - h, Math.round(cy - h / 2)));
-  const window = cut(luma, x0, y0, w, h);
+  const window = cut(luma, x0, y0, w, h, reusedPlane(reuse, 0, w * h));
   const aligned = half && (x0 | y0 | w | h) % 2 === 0;
-  return lumaPyramid(window, aligned ? cut(half, x0 >> 1, y0 >> 1, w >> 1, h >> 1) : undefined);
+  return lumaPyramid(window, aligned ? cut(half, x0 >> 1, y0 >> 1, w >> 1, h >> 1, reusedPlane(reuse, 1, (w >> 1) * (h >> 1))) : undefined, reuse);
+}
+
+/**
+ * Planes of the window pyramids rollWindowMoves fills and drops again, kept for the next window
+ * of the same size on the same thread (a shared job's arguments reach each thread as a copy of
+ * its own): the reference's, and one frame's at a time. Fresh planes for every window of every
+ * frame came to 8 MB for a 868 x 600 bracket and 26 MB for a 2560 x 1600 one, each page
+ * touched afresh in a new process and collected after.
+ */
+export interface WindowScratch {
+  reference: Float32Array[];
+  frame: Float32Array[];
+}
+
+export function windowScratch(): WindowScratch {
+  return { reference: [], frame: [] };
 }
 
 /** Share of a window's pixels, in both frames, that must lie clear of black and white for its move to count. */
@@ -309,16 +332,16 @@ export const ROLL_WINDOWS = GRID * GRID;
  * for a frame when either it or the reference sees the window too dark or too bright to align
  * (for every frame when the reference does). The reference's window is cut out once for all frames.
  */
-export function rollWindowMoves(reference: { luma: Plane; half?: Plane }, frames: { luma: Plane; half?: Plane; offset: Offset }[], index: number): (WindowMove | null)[] {
+export function rollWindowMoves(reference: { luma: Plane; half?: Plane }, frames: { luma: Plane; half?: Plane; offset: Offset }[], index: number, scratch = windowScratch()): (WindowMove | null)[] {
   const { width, height } = reference.luma;
   const w = Math.floor(width / GRID);
   const h = Math.floor(height / GRID);
   const cx = ((index % GRID) + 0.5) * w;
   const cy = (Math.floor(index / GRID) + 0.5) * h;
-  const ref = windowPyramid(reference.luma, reference.half, cx, cy, w, h);
+  const ref = windowPyramid(reference.luma, reference.half, cx, cy, w, h, scratch.reference);
   if (usableShare(ref[0]!) < MIN_USABLE_SHARE) return frames.map(() => null);
   return frames.map(({ luma, half, offset }) => {
-    const m = windowPyramid(luma, half, cx + offset.dx, cy + offset.dy, w, h);
+    const m = windowPyramid(luma, half, cx + offset.dx, cy + offset.dy, w, h, scratch.frame);
     if (usableShare(m[0]!) < MIN_USABLE_SHARE) return null;
     const local = alignPair(ref, m);
     return { qx: cx - width / 2, qy: cy - height / 2, rx: local.dx, ry: local.dy };

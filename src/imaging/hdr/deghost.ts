@@ -24,30 +24,44 @@ const REFERENCE_CLIPPED = 0.97;
 const LUMA = [0.299, 0.587, 0.114] as const;
 
 /**
+ * Samples per call of lumaDistanceSamples: the kernels' memory holds chunks of the planes, not
+ * whole ones. At the whole ghost check's samples (6 planes in, 1 out: 28 bytes a sample) it grew
+ * by 9 MB for a 868 x 600 bracket, every page of it touched afresh in a new process and kept by
+ * an imaging thread for good.
+ */
+const DISTANCE_CHUNK = 1 << 14;
+
+/**
  * How far each sample's luma lies outside the luma range predicted from the reference (the
  * channels' predicted ranges, weighted as luma). Luma, not each channel: JPEG stores colour at
  * half resolution and quantises it coarsely, so a static frame's channels stray from their
  * predictions by up to 0.3 (summed) near coloured detail while its luma stays within 0.04;
  * measuring channels flagged 44-66 % of static JPEG frames as ghosts, and replacing those
  * blocks from the reference painted blocky colour patches. lumaDistanceSamples in the
- * WebAssembly kernels.
+ * WebAssembly kernels, DISTANCE_CHUNK samples at a time (each sample's distance is its own).
  */
 export function lumaDistances(reference: Samples, frame: Samples, transfer: Transfer): Float32Array {
   const count = reference[0].data.length;
+  const chunk = Math.min(count, DISTANCE_CHUNK);
   const k = toolKernels();
   const table = 4 * (BINS + 1);
-  const l = arena({ reference: 12 * count, frame: 12 * count, tables: 6 * table, out: 4 * count });
+  const l = arena({ reference: 12 * chunk, frame: 12 * chunk, tables: 6 * table, out: 4 * chunk });
   reserve(k, l.end);
   const memory = k.memory.buffer;
-  for (let c = 0; c < 3; c++) {
-    new Float32Array(memory, l.reference + 4 * c * count, count).set(reference[c]!.data);
-    new Float32Array(memory, l.frame + 4 * c * count, count).set(frame[c]!.data);
-  }
   [...transfer.lo, ...transfer.hi].forEach((t, i) => {
     new Float32Array(memory, l.tables + i * table, BINS + 1).set(t);
   });
-  k.lumaDistanceSamples(l.reference, l.frame, count, l.tables, BINS, ...LUMA, REFERENCE_CLIPPED, l.out);
-  return new Float32Array(memory, l.out, count).slice();
+  const distances = new Float32Array(count);
+  for (let p0 = 0; p0 < count; p0 += chunk) {
+    const n = Math.min(count, p0 + chunk) - p0;
+    for (let c = 0; c < 3; c++) {
+      new Float32Array(memory, l.reference + 4 * c * n, n).set(reference[c]!.data.subarray(p0, p0 + n));
+      new Float32Array(memory, l.frame + 4 * c * n, n).set(frame[c]!.data.subarray(p0, p0 + n));
+    }
+    k.lumaDistanceSamples(l.reference, l.frame, n, l.tables, BINS, ...LUMA, REFERENCE_CLIPPED, l.out);
+    distances.set(new Float32Array(memory, l.out, n), p0);
+  }
+  return distances;
 }
 
 /** 3 x 3 minimum: a distrusted block also distrusts its neighbours, covering an object's blurred rim. Separable: across each row, then down. */

@@ -5,7 +5,7 @@
  */
 import { sharedUint16, sharedWork } from '../bands.js';
 import type { Image16 } from '../types.js';
-import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves } from './align.js';
+import { alignToReference, type Offset, ROLL_WINDOWS, type Roll, rollWindowMoves, type WindowScratch } from './align.js';
 import { ghostTrust, replaceGhosts } from './deghost.js';
 import { lumaAndHalf, type Plane } from './luma.js';
 import { type FrameBuffers, fillUncovered, rollFrame, shiftFrame } from './shift.js';
@@ -25,10 +25,10 @@ export const frameShifts = sharedWork('hdr-align', (job: { lumas: Plane[]; halve
 });
 
 /** Window w of every frame's roll grid (rollWindowMoves), into moves[4 (k x ROLL_WINDOWS + w)..] (qx, qy, rx, ry; NaN when unusable; the reference's stay unset). */
-export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; halves: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array }, w: number) => {
+export const rollWindows = sharedWork('hdr-roll', (job: { lumas: Plane[]; halves: Plane[]; reference: number; shifts: Int32Array; moves: Float64Array; scratch: WindowScratch }, w: number) => {
   const others = job.lumas.map((_, k) => k).filter((k) => k !== job.reference);
   const frames = others.map((k) => ({ luma: job.lumas[k]!, half: job.halves[k]!, offset: { dx: job.shifts[2 * k]!, dy: job.shifts[2 * k + 1]! } }));
-  rollWindowMoves({ luma: job.lumas[job.reference]!, half: job.halves[job.reference]! }, frames, w).forEach((move, i) => {
+  rollWindowMoves({ luma: job.lumas[job.reference]!, half: job.halves[job.reference]! }, frames, w, job.scratch).forEach((move, i) => {
     job.moves.set(move ? [move.qx, move.qy, move.rx, move.ry] : [Number.NaN, Number.NaN, Number.NaN, Number.NaN], 4 * (others[i]! * ROLL_WINDOWS + w));
   });
 });

@@ -2,7 +2,7 @@ import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import { isShared, sharedFloat32, sharedUint16, spreads } from '../bands.js';
 import { assertImage16, resizeImage16, sizeForLongEdge } from '../image16.js';
 import type { Image16 } from '../types.js';
-import { lumaPyramid, type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove } from './align.js';
+import { lumaPyramid, type Offset, ROLL_WINDOWS, rollFromWindows, type WindowMove, windowScratch } from './align.js';
 import { frameShifts, lumaPlanes, prepareFrames, rollWindows } from './frame-steps.js';
 import { fuseExposures } from './fusion.js';
 import { emptyFrame } from './shift.js';
@@ -105,7 +105,7 @@ export async function mergeBrackets(frames: Image16[], options: MergeOptions = {
   const shifts = working.map((_, k) => ({ dx: shiftValues[2 * k]!, dy: shiftValues[2 * k + 1]! }));
   // Hand-held frames also roll: measured per frame, and resampled only when it shows.
   const windowValues = new Float64Array(new SharedArrayBuffer(32 * count * ROLL_WINDOWS));
-  await rollWindows({ lumas, halves, reference: referenceIndex, shifts: shiftValues, moves: windowValues }, ROLL_WINDOWS);
+  await rollWindows({ lumas, halves, reference: referenceIndex, shifts: shiftValues, moves: windowValues, scratch: windowScratch() }, ROLL_WINDOWS);
   const rolls = shifts.map((offset, k) => {
     if (k === referenceIndex) return { angle: 0, ...offset };
     const windows = Array.from({ length: ROLL_WINDOWS }, (_, w): WindowMove | null => {
