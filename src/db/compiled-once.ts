@@ -1,8 +1,9 @@
 /**
  * A query built and compiled once, then run again and again with other parameters. Building
- * a Kysely query (its builder objects, its operation tree) and compiling it to SQL cost the
- * API's thread more than running it does on the hot reads (a project's detail); the SQL of
- * a query never changes with its parameters, only the parameters' places do.
+ * a Kysely query (its builder objects, its operation tree) and compiling it to SQL is work
+ * on the API's thread at every call, though the SQL never changes with the parameters, only
+ * what goes in their places: for the covers query of a project detail (two nested
+ * subqueries) it was most of the call, 36–51 µs against 11–14 µs compiled once.
  *
  * The query is built with a stand-in (a slot) for each parameter; compiling it gives the
  * SQL and the parameter list, where the slots show where each parameter goes. Later calls
