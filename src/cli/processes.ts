@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { pino } from 'pino';
 import { type Config, loadConfig } from '../config.js';
+import { bufferedStdout } from './log-destination.js';
 
 /** Stops cleanly on SIGINT and SIGTERM. */
 function onSignals(stop: (signal: string) => Promise<void>): void {
@@ -13,9 +14,12 @@ function onSignals(stop: (signal: string) => Promise<void>): void {
 // The server, workers and imaging load only when a command runs them, so `retouch --help` starts at once.
 async function serve(config: Config): Promise<void> {
   const { startServer } = await import('../server.js');
-  const server = await startServer(config);
+  const logs = bufferedStdout();
+  const server = await startServer(config, { logStream: logs });
   const demoKey = await server.services.accounts.ensureDemo();
   if (demoKey) {
+    // The lines logged while starting come first, as they were logged.
+    logs.flushSync();
     const file = path.join(config.dataDir, 'demo-api-key.txt');
     fs.writeFileSync(file, `${demoKey}\n`, { mode: 0o600 });
     // Printed once, to the terminal only: the key never goes through the logger.
@@ -23,6 +27,8 @@ async function serve(config: Config): Promise<void> {
     process.stdout.write(`\nCreated account "demo". Its API key (also in ${file}):\n${demoKey}\n${webApp}\n`);
   }
   server.app.log.info(`retouch listening on ${server.url} (database: ${server.services.db.engine}, data: ${config.dataDir})`);
+  // Whoever started the server waits for that line (scripts, tests, benches): not for a block to fill.
+  logs.flushSync();
   onSignals(async (signal) => {
     server.app.log.info(`${signal}: shutting down`);
     await server.close();
@@ -33,10 +39,12 @@ async function serve(config: Config): Promise<void> {
 /** A process that runs queued jobs only, beside any number of `serve` processes sharing the database. */
 async function work(config: Config): Promise<void> {
   const [{ createServices }, { startWorkers }] = await Promise.all([import('../services.js'), import('../jobs/workers.js')]);
-  const log = pino({ level: config.logLevel });
+  const logs = bufferedStdout();
+  const log = pino({ level: config.logLevel }, logs);
   const services = await createServices(config);
   const workers = await startWorkers(services, log);
   log.info(`retouch worker running (database: ${services.db.engine}, imaging threads: ${config.imagingThreads})`);
+  logs.flushSync();
   onSignals(async (signal) => {
     log.info(`${signal}: finishing the jobs in hand`);
     await workers.stop();

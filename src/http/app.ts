@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { Services } from '../services.js';
 import { errorBody, registerErrorHandling } from './errors.js';
 import { registerJsonParsing } from './json-body.js';
@@ -62,7 +62,7 @@ function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply
 
 export interface AppOptions {
   /** Where log lines go; standard output when not given. */
-  logStream?: Writable;
+  logStream?: DestinationStream;
 }
 
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<App> {

@@ -1,8 +1,34 @@
 import type { Kysely } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database, NewOutput, Output, OutputKind, OutputState } from '../schema.js';
 
 export class OutputsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  // A project's detail and every page of a list ask for covers: compiled once per number of projects.
+  private readonly firstDoneOf;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.firstDoneOf = compiledOnce(db, (db, projectIds: number[], kind: OutputKind) =>
+      db
+        .selectFrom('outputs')
+        .selectAll()
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('projects')
+            .where('projects.id', 'in', projectIds)
+            .select((p) =>
+              p
+                .selectFrom('outputs as candidate')
+                .select('candidate.id')
+                .whereRef('candidate.project_id', '=', 'projects.id')
+                .where('candidate.kind', '=', kind)
+                .where('candidate.state', '=', 'done')
+                .orderBy('candidate.file_name')
+                .limit(1)
+                .as('id'),
+            ),
+        ),
+    );
+  }
 
   /** Inserts outputs not yet known (by project, kind and name): planning may run twice. */
   async insertMissing(outputs: NewOutput[]): Promise<void> {
@@ -41,26 +67,7 @@ export class OutputsRepo {
    */
   async firstDone(projectIds: number[], kind: OutputKind): Promise<Map<number, Output>> {
     if (projectIds.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('outputs')
-      .selectAll()
-      .where('id', 'in', (eb) =>
-        eb
-          .selectFrom('projects')
-          .where('projects.id', 'in', projectIds)
-          .select((p) =>
-            p
-              .selectFrom('outputs as candidate')
-              .select('candidate.id')
-              .whereRef('candidate.project_id', '=', 'projects.id')
-              .where('candidate.kind', '=', kind)
-              .where('candidate.state', '=', 'done')
-              .orderBy('candidate.file_name')
-              .limit(1)
-              .as('id'),
-          ),
-      )
-      .execute();
+    const rows = await this.firstDoneOf.execute(projectIds, kind);
     return new Map(rows.map((row) => [row.project_id, row]));
   }
 

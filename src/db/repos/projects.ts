@@ -1,4 +1,5 @@
 import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { compiledOnce } from '../compiled-once.js';
 import type { Database, NewProject, Project, ProjectFlow, ProjectState, ProjectUpdate } from '../schema.js';
 
 export interface ProjectFilter {
@@ -17,14 +18,19 @@ export type ProjectOrder = 'date' | 'name';
 export type StageColumn = 'state' | 'export_state' | 'post_state';
 
 export class ProjectsRepo {
-  constructor(private readonly db: Kysely<Database>) {}
+  // Every request naming a project reads it by uuid first: compiled once.
+  private readonly withUuid;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.withUuid = compiledOnce(db, (db, uuid: string) => db.selectFrom('projects').selectAll().where('uuid', '=', uuid));
+  }
 
   insert(project: NewProject): Promise<Project> {
     return this.db.insertInto('projects').values(project).returningAll().executeTakeFirstOrThrow();
   }
 
-  byUuid(uuid: string): Promise<Project | undefined> {
-    return this.db.selectFrom('projects').selectAll().where('uuid', '=', uuid).executeTakeFirst();
+  async byUuid(uuid: string): Promise<Project | undefined> {
+    return (await this.withUuid.execute(uuid))[0];
   }
 
   byName(accountId: number, flow: ProjectFlow, name: string): Promise<Project | undefined> {
