@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { DomainError, Forbidden, InvalidRequest, NotFound, Unauthenticated } from '../domain/errors.js';
+import { bodyAsSent } from './sent-bodies.js';
 import { type AjvError, boundedInput, type PydanticError, toPydanticErrors, type ValidationContext } from './validation-errors.js';
 
 /** The standard error envelope of reference §7. */
@@ -40,12 +41,12 @@ function domainStatus(err: DomainError): number {
   return 400;
 }
 
-/** FastAPI reports query inputs as the strings sent, not as ajv's coerced values. */
+/** FastAPI reports query inputs as the strings sent (the last, for one sent twice), not as ajv's coerced values. */
 function showRawQueryInput(detail: PydanticError[], url: string): void {
   const raw = new URLSearchParams(url.split('?')[1] ?? '');
   for (const entry of detail) {
     const name = entry.loc.length === 2 ? String(entry.loc[1]) : null;
-    if (name !== null && entry.type !== 'missing' && raw.has(name)) entry.input = raw.get(name);
+    if (name !== null && entry.type !== 'missing' && raw.has(name)) entry.input = raw.getAll(name).at(-1);
   }
 }
 
@@ -74,7 +75,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof JsonBodyError || err instanceof ModelValidationError) return unprocessable(reply, [err.entry]);
     if (err.validation) {
       const context = (err.validationContext ?? 'body') as ValidationContext;
-      const detail = toPydanticErrors(err.validation as unknown as AjvError[], context);
+      const detail = toPydanticErrors(err.validation as unknown as AjvError[], context, context === 'body' ? bodyAsSent(request) : undefined);
       if (context === 'querystring') showRawQueryInput(detail, request.url);
       return unprocessable(reply, detail);
     }

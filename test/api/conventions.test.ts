@@ -95,6 +95,29 @@ for (const engine of await testEngines()) {
       assert.equal(short.json.detail[0].msg, 'String should have at least 1 character');
     });
 
+    test('422s echo the body as sent, before defaults are filled in or unknown fields dropped', async () => {
+      const { project_uuid } = (await api.post('/v1/projects', {})).json.data;
+      const edit = await api.post(`/v1/projects/${project_uuid}/edit`, { crop: true, extra: 1 });
+      assert.equal(edit.status, 422);
+      assert.deepEqual(edit.json.detail, [{ type: 'missing', loc: ['body', 'profile_key'], msg: 'Field required', input: { crop: true, extra: 1 } }]);
+      const nested = await api.post(`/v1/projects/${project_uuid}/post_editing`, { watermark: { position: 'center' } });
+      assert.deepEqual(nested.json.detail, [{ type: 'missing', loc: ['body', 'watermark', 'text'], msg: 'Field required', input: { position: 'center' } }]);
+    });
+
+    test('a query parameter sent twice counts by its last value, as FastAPI reads it', async () => {
+      const last = await api.get('/v1/i2i/projects?size=20&size=3');
+      assert.equal(last.status, 200, last.text);
+      assert.equal(last.json.data.pagination.size, 3);
+      const bad = await api.get('/v1/i2i/projects?size=20&size=abc&is_archived=0&is_archived=maybe');
+      assert.deepEqual(
+        bad.json.detail.map((d: any) => [d.loc[1], d.type, d.input]),
+        [
+          ['size', 'int_parsing', 'abc'],
+          ['is_archived', 'bool_parsing', 'maybe'],
+        ],
+      );
+    });
+
     test('JSON is accepted with application/json, with no Content-Type and with an empty Content-Type', async () => {
       const variants: Record<string, string>[] = [{ 'content-type': 'application/json' }, {}, { 'content-type': '' }];
       for (const [i, headers] of variants.entries()) {
