@@ -153,9 +153,11 @@ for (const engine of await testEngines()) {
       assert.equal(early.status, 400, 'needs an export');
       await exportProject(api, uuid);
       await waitForStage(api, uuid, 'export');
+      const announced = await api.get(`/v1/projects/${uuid}/export/get_upload_link?file_name=P_2.jpg`);
+      assert.equal(announced.status, 200, 'a link to add an exported image, never used');
       const body = { resize_long_edge: 200, output_format: 'PNG', watermark: { text: '© Studio', position: 'bottom_left', opacity: 0.8 }, strip_metadata: true };
       assert.equal((await api.post(`/v1/projects/${uuid}/post_editing`, body)).status, 200);
-      assert.equal((await waitForStage(api, uuid, 'post_editing')).status, 'Completed');
+      assert.deepEqual(await waitForStage(api, uuid, 'post_editing', 20_000), { status: 'Completed', progress: 100, details: null }, 'the image never uploaded is not waited for');
       const files = await downloadAll((await api.get(`/v1/projects/${uuid}/post_editing/get_temporary_download_links`)).json.data.files_list);
       assert.deepEqual(Object.keys(files), ['P_1.png']);
       const meta = await sharp(files['P_1.png']).metadata();
