@@ -18,18 +18,11 @@ export class JsonBodyError extends Error {
 
 /**
  * A request whose fields are each valid but not together (pydantic's model validators):
- * a 422 with one `value_error` at `["body"]`.
+ * a 422 with one `value_error` at `["body"]`, echoing the body as sent.
  */
 export class ModelValidationError extends Error {
-  constructor(
-    message: string,
-    readonly input: unknown,
-  ) {
-    super(message);
-  }
-
-  get entry(): PydanticError {
-    return { type: 'value_error', loc: ['body'], msg: `Value error, ${this.message}`, input: this.input, ctx: { error: this.message } };
+  entry(sent: unknown): PydanticError {
+    return { type: 'value_error', loc: ['body'], msg: `Value error, ${this.message}`, input: sent, ctx: { error: this.message } };
   }
 }
 
@@ -72,7 +65,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   const unprocessable = (reply: FastifyReply, detail: PydanticError[]) => reply.code(422).send({ detail: detail.map((e) => ({ ...e, input: boundedInput(e.input) })) });
 
   app.setErrorHandler(async (err: FastifyError, request, reply) => {
-    if (err instanceof JsonBodyError || err instanceof ModelValidationError) return unprocessable(reply, [err.entry]);
+    if (err instanceof JsonBodyError) return unprocessable(reply, [err.entry]);
+    if (err instanceof ModelValidationError) return unprocessable(reply, [err.entry(bodyAsSent(request)?.value ?? null)]);
     if (err.validation) {
       const context = (err.validationContext ?? 'body') as ValidationContext;
       const detail = toPydanticErrors(err.validation as unknown as AjvError[], context, context === 'body' ? bodyAsSent(request) : undefined);

@@ -221,10 +221,11 @@ for (const engine of await testEngines()) {
       const foreign = await t.server.services.profiles.create('profile-stranger', { name: 'Mine', type: 'PERSONAL_AI', imageType: 'JPG', style: { name: 'Mine' } });
       assert.deepEqual((await editProfileProject(api, uuid, { profile_key: foreign.id })).json, { error: { message: `Profile key ${foreign.id} not found.` } });
 
-      const crops = await editProfileProject(api, uuid, { profile_key: jpgProfile, crop: true, headshot_crop: true });
+      const crops = await editProfileProject(api, uuid, { profile_key: jpgProfile, crop: true, headshot_crop: 'yes' });
       assert.equal(crops.status, 422);
       assert.equal(crops.json.detail[0].type, 'value_error');
       assert.deepEqual(crops.json.detail[0].loc, ['body']);
+      assert.deepEqual(crops.json.detail[0].input, { profile_key: jpgProfile, crop: true, headshot_crop: 'yes' }, 'the body as sent, without defaults');
       const both = await editProfileProject(api, uuid, { profile_key: jpgProfile, straighten: true, perspective_correction: true });
       assert.equal(both.status, 422);
       assert.equal((await editProfileProject(api, uuid, {})).json.detail[0].type, 'missing');

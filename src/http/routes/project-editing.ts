@@ -65,8 +65,8 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
     async (request) => {
       const b = request.body;
       const crops = (['crop', 'portrait_crop', 'headshot_crop'] as const).filter((c) => b[c]);
-      if (crops.length > 1) throw new ModelValidationError(`at most one of crop, portrait_crop and headshot_crop may be true, got ${crops.join(' and ')}`, b);
-      if (b.straighten && b.perspective_correction) throw new ModelValidationError('straighten and perspective_correction cannot both be true', b);
+      if (crops.length > 1) throw new ModelValidationError(`at most one of crop, portrait_crop and headshot_crop may be true, got ${crops.join(' and ')}`);
+      if (b.straighten && b.perspective_correction) throw new ModelValidationError('straighten and perspective_correction cannot both be true');
       const message = await profileEditing.submitEdit(request.account, request.project, {
         profileKey: b.profile_key,
         request: editRequestFromWire(b),
