@@ -101,9 +101,13 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
     const name = stage === 'post_editing' ? 'post' : stage;
     // A Smart Editing project is exported too (for Copilot, reference §3 rule 5), and a client polls its export's status.
     const statusConfig = { project: stage === 'export' ? ('any' as const) : config.project };
-    app.get(`/projects/:project_uuid/${stage}/status`, { config: statusConfig, schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } }, async (request) => ({
-      data: await profileEditing.status(request.project, name),
-    }));
+    app.get(
+      `/projects/:project_uuid/${stage}/status`,
+      { config: statusConfig, schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } },
+      async (request) => ({
+        data: await profileEditing.status(request.project, name),
+      }),
+    );
     app.get(
       `/projects/:project_uuid/${stage}/get_temporary_download_links`,
       { config, schema: { tags, summary: `Presigned links to every file of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: FilesList, ...errorResponses } } },
