@@ -123,7 +123,7 @@ export async function createServices(config: Config): Promise<Services> {
     profiles,
     skyTemplates,
     i2iEditing: new I2iEditingService(checks, batches, planner, skyTemplates, imaging),
-    profileEditing: new ProfileEditingService({ repos, blobs, checks, batches, planner, profiles, skyTemplates, engine: imaging }),
+    profileEditing: new ProfileEditingService({ repos, blobs, deliveries, checks, batches, planner, profiles, skyTemplates, engine: imaging }),
     copilot: new CopilotService({
       repos,
       blobs,

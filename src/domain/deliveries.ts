@@ -40,7 +40,7 @@ export class DeliveriesService {
   ) {}
 
   /** Delivered outputs; one the client announced but never uploaded is not delivered. */
-  private async delivered(project: Project, kind: OutputKind): Promise<Output[]> {
+  async delivered(project: Project, kind: OutputKind): Promise<Output[]> {
     const done = await this.repos.outputs.list(project.id, kind, 'done');
     const exists = await Promise.all(done.map(async (o) => !clientPut(o) || (await this.blobs.head(storageKeys.output(project.uuid, o.kind, o.file_name))) !== null));
     return done.filter((_, i) => exists[i]);

@@ -5,6 +5,7 @@ import type { PostOptions } from '../imaging/post.js';
 import type { BlobStore } from './blob-store.js';
 import type { BatchService, StageName } from './batch.js';
 import { nowIso } from './clock.js';
+import type { DeliveriesService } from './deliveries.js';
 import type { DevelopedOutput, ImagingEngine } from './engine.js';
 import { InvalidRequest } from './errors.js';
 import { photoKind } from './file-types.js';
@@ -59,6 +60,7 @@ export class ProfileEditingService {
     private readonly deps: {
       repos: Repos;
       blobs: BlobStore;
+      deliveries: Pick<DeliveriesService, 'delivered'>;
       checks: SubmissionChecks;
       batches: BatchService;
       planner: PhotoPlanner;
@@ -127,9 +129,13 @@ export class ProfileEditingService {
     return this.deps.planner.plan(project, { hdr: requestOf(project).hdrMerge, extension: '.xmp' });
   }
 
-  /** One output per delivered output of the earlier stage, named after it. */
+  /**
+   * One output per delivered output of the earlier stage, named after it. An export the client
+   * announced through export/get_upload_link but never uploaded is not delivered: post-editing
+   * it would wait forever for bytes that are not there.
+   */
   private async planFrom(project: Project, earlier: 'edit' | 'export', extension: () => string) {
-    const done = await this.deps.repos.outputs.list(project.id, earlier, 'done');
+    const done = await this.deps.deliveries.delivered(project, earlier);
     const ext = extension();
     return done.map((o) => ({ fileName: `${path.parse(o.file_name).name}${ext}`, sources: [o.file_name] }));
   }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { DomainError, Forbidden, InvalidRequest, NotFound, Unauthenticated } from '../domain/errors.js';
+import { bodyAsSent } from './sent-bodies.js';
 import { type AjvError, boundedInput, type PydanticError, toPydanticErrors, type ValidationContext } from './validation-errors.js';
 
 /** The standard error envelope of reference §7. */
@@ -17,18 +18,11 @@ export class JsonBodyError extends Error {
 
 /**
  * A request whose fields are each valid but not together (pydantic's model validators):
- * a 422 with one `value_error` at `["body"]`.
+ * a 422 with one `value_error` at `["body"]`, echoing the body as sent.
  */
 export class ModelValidationError extends Error {
-  constructor(
-    message: string,
-    readonly input: unknown,
-  ) {
-    super(message);
-  }
-
-  get entry(): PydanticError {
-    return { type: 'value_error', loc: ['body'], msg: `Value error, ${this.message}`, input: this.input, ctx: { error: this.message } };
+  entry(sent: unknown): PydanticError {
+    return { type: 'value_error', loc: ['body'], msg: `Value error, ${this.message}`, input: sent, ctx: { error: this.message } };
   }
 }
 
@@ -40,12 +34,12 @@ function domainStatus(err: DomainError): number {
   return 400;
 }
 
-/** FastAPI reports query inputs as the strings sent, not as ajv's coerced values. */
+/** FastAPI reports query inputs as the strings sent (the last, for one sent twice), not as ajv's coerced values. */
 function showRawQueryInput(detail: PydanticError[], url: string): void {
   const raw = new URLSearchParams(url.split('?')[1] ?? '');
   for (const entry of detail) {
     const name = entry.loc.length === 2 ? String(entry.loc[1]) : null;
-    if (name !== null && entry.type !== 'missing' && raw.has(name)) entry.input = raw.get(name);
+    if (name !== null && entry.type !== 'missing' && raw.has(name)) entry.input = raw.getAll(name).at(-1);
   }
 }
 
@@ -71,10 +65,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
   const unprocessable = (reply: FastifyReply, detail: PydanticError[]) => reply.code(422).send({ detail: detail.map((e) => ({ ...e, input: boundedInput(e.input) })) });
 
   app.setErrorHandler(async (err: FastifyError, request, reply) => {
-    if (err instanceof JsonBodyError || err instanceof ModelValidationError) return unprocessable(reply, [err.entry]);
+    if (err instanceof JsonBodyError) return unprocessable(reply, [err.entry]);
+    if (err instanceof ModelValidationError) return unprocessable(reply, [err.entry(bodyAsSent(request)?.value ?? null)]);
     if (err.validation) {
       const context = (err.validationContext ?? 'body') as ValidationContext;
-      const detail = toPydanticErrors(err.validation as unknown as AjvError[], context);
+      const detail = toPydanticErrors(err.validation as unknown as AjvError[], context, context === 'body' ? bodyAsSent(request) : undefined);
       if (context === 'querystring') showRawQueryInput(detail, request.url);
       return unprocessable(reply, detail);
     }

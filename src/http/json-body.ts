@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { JsonBodyError } from './errors.js';
+import { rememberSentBody } from './sent-bodies.js';
 import { jsonInvalidError } from './validation-errors.js';
 
 /**
@@ -39,13 +40,15 @@ export function registerJsonParsing(app: FastifyInstance): void {
     if (request.headers['content-type']?.trim() === '') delete request.headers['content-type'];
   });
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, text, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
     const body = String(text);
     if (body.trim() === '') return done(null, null);
     const deep = tooDeepAt(body);
     if (deep >= 0) return done(new JsonBodyError(jsonInvalidError(deep, `nested deeper than ${MAX_JSON_DEPTH} levels`)), undefined);
     try {
-      done(null, JSON.parse(body));
+      const parsed = JSON.parse(body);
+      rememberSentBody(request, body);
+      done(null, parsed);
     } catch (err) {
       const position = Number(/position (\d+)/.exec(String(err))?.[1] ?? 0);
       done(new JsonBodyError(jsonInvalidError(position, (err as Error).message)), undefined);

@@ -71,9 +71,20 @@ function typeError(expected: string, data: unknown): Omit<PydanticError, 'loc' |
   }
 }
 
-function translate(error: AjvError, root: string): PydanticError | null {
+/** The value at a JSON pointer in what the client sent, or, where the pointer leads nowhere, what ajv saw. */
+function inputAt(sent: { value: unknown } | undefined, pointer: string, seen: unknown): unknown {
+  if (!sent) return seen;
+  let value = sent.value;
+  for (const segment of pointerSegments(pointer)) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, segment)) return seen;
+    value = (value as Record<string | number, unknown>)[segment];
+  }
+  return value;
+}
+
+function translate(error: AjvError, root: string, sent: { value: unknown } | undefined): PydanticError | null {
   const loc = [root, ...pointerSegments(error.instancePath)];
-  const input = error.data;
+  const input = inputAt(sent, error.instancePath, error.data);
   const p = error.params;
   switch (error.keyword) {
     case 'required':
@@ -125,12 +136,16 @@ function translate(error: AjvError, root: string): PydanticError | null {
   }
 }
 
-/** One pydantic entry per failed location; for nullable fields the non-null alternative speaks. */
-export function toPydanticErrors(errors: AjvError[], context: ValidationContext): PydanticError[] {
+/**
+ * One pydantic entry per failed location; for nullable fields the non-null alternative speaks.
+ * `sent` is the value before validation changed it (defaults filled in, unknown fields dropped):
+ * inputs are echoed from it, as pydantic echoes them.
+ */
+export function toPydanticErrors(errors: AjvError[], context: ValidationContext, sent?: { value: unknown }): PydanticError[] {
   const root = LOC_ROOT[context];
   const byLoc = new Map<string, PydanticError>();
   for (const error of errors) {
-    const entry = translate(error, root);
+    const entry = translate(error, root, sent);
     if (!entry) continue;
     const key = JSON.stringify(entry.loc);
     if (!byLoc.has(key)) byLoc.set(key, entry);
@@ -139,7 +154,7 @@ export function toPydanticErrors(errors: AjvError[], context: ValidationContext)
     // Only anyOf/null errors: the value matched no alternative of a nullable field.
     const first = errors[0]!;
     const loc = [root, ...pointerSegments(first.instancePath)];
-    return [{ type: 'value_error', loc, msg: 'Value error, input does not match any allowed type', input: first.data }];
+    return [{ type: 'value_error', loc, msg: 'Value error, input does not match any allowed type', input: inputAt(sent, first.instancePath, first.data) }];
   }
   return [...byLoc.values()];
 }

@@ -95,6 +95,53 @@ for (const engine of await testEngines()) {
       assert.equal(short.json.detail[0].msg, 'String should have at least 1 character');
     });
 
+    test('422s echo the body as sent, before defaults are filled in or unknown fields dropped', async () => {
+      const { project_uuid } = (await api.post('/v1/projects', {})).json.data;
+      const edit = await api.post(`/v1/projects/${project_uuid}/edit`, { crop: true, extra: 1 });
+      assert.equal(edit.status, 422);
+      assert.deepEqual(edit.json.detail, [{ type: 'missing', loc: ['body', 'profile_key'], msg: 'Field required', input: { crop: true, extra: 1 } }]);
+      const nested = await api.post(`/v1/projects/${project_uuid}/post_editing`, { watermark: { position: 'center' } });
+      assert.deepEqual(nested.json.detail, [{ type: 'missing', loc: ['body', 'watermark', 'text'], msg: 'Field required', input: { position: 'center' } }]);
+    });
+
+    test("JSON bodies are read in pydantic's lax mode: numeric text as numbers, 0/1 and boolean words as booleans, never numbers as text", async () => {
+      const { project_uuid } = (await api.post('/v1/i2i/projects', {})).json.data;
+      const started = await api.post(`/v1/i2i/projects/${project_uuid}/multipart_uploads`, { file_name: 'big.jpg', part_count: ' 2 ' });
+      assert.equal(started.status, 200, started.text);
+      assert.deepEqual(
+        started.json.data.parts.map((p: { part_number: number }) => p.part_number),
+        [1, 2],
+      );
+      const edit = await api.post(`/v1/i2i/projects/${project_uuid}/edit`, { hdr_merge: 1, perspective_correction: 'yes', sky_replacement: 'False' });
+      assert.equal(edit.status, 400, `validated, then refused for want of photos: ${edit.text}`);
+      const fraction = await api.post(`/v1/i2i/projects/${project_uuid}/multipart_uploads`, { file_name: 'big.jpg', part_count: '2.5' });
+      assert.deepEqual(fraction.json.detail, [{ type: 'int_parsing', loc: ['body', 'part_count'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: '2.5' }]);
+      const zero = await api.post(`/v1/i2i/projects/${project_uuid}/multipart_uploads`, { file_name: 'big.jpg', part_count: '0' });
+      assert.deepEqual(zero.json.detail, [{ type: 'greater_than_equal', loc: ['body', 'part_count'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }]);
+      const words = await api.post(`/v1/i2i/projects/${project_uuid}/edit`, { hdr_merge: 'maybe', perspective_correction: 2 });
+      assert.deepEqual(
+        words.json.detail.map((d: any) => [d.loc[1], d.type]),
+        [
+          ['hdr_merge', 'bool_parsing'],
+          ['perspective_correction', 'bool_parsing'],
+        ],
+      );
+    });
+
+    test('a query parameter sent twice counts by its last value, as FastAPI reads it', async () => {
+      const last = await api.get('/v1/i2i/projects?size=20&size=3');
+      assert.equal(last.status, 200, last.text);
+      assert.equal(last.json.data.pagination.size, 3);
+      const bad = await api.get('/v1/i2i/projects?size=20&size=abc&is_archived=0&is_archived=maybe');
+      assert.deepEqual(
+        bad.json.detail.map((d: any) => [d.loc[1], d.type, d.input]),
+        [
+          ['size', 'int_parsing', 'abc'],
+          ['is_archived', 'bool_parsing', 'maybe'],
+        ],
+      );
+    });
+
     test('JSON is accepted with application/json, with no Content-Type and with an empty Content-Type', async () => {
       const variants: Record<string, string>[] = [{ 'content-type': 'application/json' }, {}, { 'content-type': '' }];
       for (const [i, headers] of variants.entries()) {

@@ -141,6 +141,7 @@ for (const engine of await testEngines()) {
       assert.equal((await api.get(`${base(uuid)}/ai-tools?project_source=I2I`)).status, 400, 'not exported yet');
       const exported = await exportProject(api, uuid);
       assert.equal(exported.status, 200, exported.text);
+      assert.deepEqual(await waitForStage(api, uuid, 'export'), { status: 'Completed', progress: 100, details: null }, 'its export status answers, as a client polls it after exporting');
       assert.equal((await api.get(`${base(uuid)}/ai-tools?project_source=I2I`)).status, 200);
       assert.equal((await api.get(`${base(uuid)}/ai-tools`)).status, 404, 'REGULAR by default: not this project');
       const v = await copilot(uuid, 'S_1.jpg', { instruction: 'slightly darker', project_source: 'I2I' });

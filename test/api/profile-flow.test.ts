@@ -153,9 +153,11 @@ for (const engine of await testEngines()) {
       assert.equal(early.status, 400, 'needs an export');
       await exportProject(api, uuid);
       await waitForStage(api, uuid, 'export');
+      const announced = await api.get(`/v1/projects/${uuid}/export/get_upload_link?file_name=P_2.jpg`);
+      assert.equal(announced.status, 200, 'a link to add an exported image, never used');
       const body = { resize_long_edge: 200, output_format: 'PNG', watermark: { text: '© Studio', position: 'bottom_left', opacity: 0.8 }, strip_metadata: true };
       assert.equal((await api.post(`/v1/projects/${uuid}/post_editing`, body)).status, 200);
-      assert.equal((await waitForStage(api, uuid, 'post_editing')).status, 'Completed');
+      assert.deepEqual(await waitForStage(api, uuid, 'post_editing', 20_000), { status: 'Completed', progress: 100, details: null }, 'the image never uploaded is not waited for');
       const files = await downloadAll((await api.get(`/v1/projects/${uuid}/post_editing/get_temporary_download_links`)).json.data.files_list);
       assert.deepEqual(Object.keys(files), ['P_1.png']);
       const meta = await sharp(files['P_1.png']).metadata();
@@ -219,10 +221,11 @@ for (const engine of await testEngines()) {
       const foreign = await t.server.services.profiles.create('profile-stranger', { name: 'Mine', type: 'PERSONAL_AI', imageType: 'JPG', style: { name: 'Mine' } });
       assert.deepEqual((await editProfileProject(api, uuid, { profile_key: foreign.id })).json, { error: { message: `Profile key ${foreign.id} not found.` } });
 
-      const crops = await editProfileProject(api, uuid, { profile_key: jpgProfile, crop: true, headshot_crop: true });
+      const crops = await editProfileProject(api, uuid, { profile_key: jpgProfile, crop: true, headshot_crop: 'yes' });
       assert.equal(crops.status, 422);
       assert.equal(crops.json.detail[0].type, 'value_error');
       assert.deepEqual(crops.json.detail[0].loc, ['body']);
+      assert.deepEqual(crops.json.detail[0].input, { profile_key: jpgProfile, crop: true, headshot_crop: 'yes' }, 'the body as sent, without defaults');
       const both = await editProfileProject(api, uuid, { profile_key: jpgProfile, straighten: true, perspective_correction: true });
       assert.equal(both.status, 422);
       assert.equal((await editProfileProject(api, uuid, {})).json.detail[0].type, 'missing');

@@ -65,8 +65,8 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
     async (request) => {
       const b = request.body;
       const crops = (['crop', 'portrait_crop', 'headshot_crop'] as const).filter((c) => b[c]);
-      if (crops.length > 1) throw new ModelValidationError(`at most one of crop, portrait_crop and headshot_crop may be true, got ${crops.join(' and ')}`, b);
-      if (b.straighten && b.perspective_correction) throw new ModelValidationError('straighten and perspective_correction cannot both be true', b);
+      if (crops.length > 1) throw new ModelValidationError(`at most one of crop, portrait_crop and headshot_crop may be true, got ${crops.join(' and ')}`);
+      if (b.straighten && b.perspective_correction) throw new ModelValidationError('straighten and perspective_correction cannot both be true');
       const message = await profileEditing.submitEdit(request.account, request.project, {
         profileKey: b.profile_key,
         request: editRequestFromWire(b),
@@ -99,9 +99,15 @@ export const projectEditingRoutes: FastifyPluginAsyncTypebox<{ services: Service
 
   for (const stage of ['edit', 'export', 'post_editing'] as const) {
     const name = stage === 'post_editing' ? 'post' : stage;
-    app.get(`/projects/:project_uuid/${stage}/status`, { config, schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } }, async (request) => ({
-      data: await profileEditing.status(request.project, name),
-    }));
+    // A Smart Editing project is exported too (for Copilot, reference §3 rule 5), and a client polls its export's status.
+    const statusConfig = { project: stage === 'export' ? ('any' as const) : config.project };
+    app.get(
+      `/projects/:project_uuid/${stage}/status`,
+      { config: statusConfig, schema: { tags, summary: `Status of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: Status, ...errorResponses } } },
+      async (request) => ({
+        data: await profileEditing.status(request.project, name),
+      }),
+    );
     app.get(
       `/projects/:project_uuid/${stage}/get_temporary_download_links`,
       { config, schema: { tags, summary: `Presigned links to every file of the ${stage.replace('_', '-')}`, params: ProjectUuidParams, response: { 200: FilesList, ...errorResponses } } },
