@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { compiledOnce } from '../../src/db/compiled-once.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { createRepos } from '../../src/db/repos/index.js';
+import { coversQuery } from '../../src/db/repos/outputs.js';
 import type { Database, OutputKind } from '../../src/db/schema.js';
 import { newOutput } from '../../src/domain/records/outputs.js';
 import { testEngines } from '../support/server.js';
@@ -34,30 +35,8 @@ async function seed(db: Kysely<Database>): Promise<{ uuids: string[]; ids: numbe
   return { uuids, ids };
 }
 
-/** The covers query as the repository wrote it before it was compiled once: built and compiled on every call. */
-function firstDoneBuiltEachTime(db: Kysely<Database>, projectIds: number[], kind: OutputKind) {
-  return db
-    .selectFrom('outputs')
-    .selectAll()
-    .where('id', 'in', (eb) =>
-      eb
-        .selectFrom('projects')
-        .where('projects.id', 'in', projectIds)
-        .select((p) =>
-          p
-            .selectFrom('outputs as candidate')
-            .select('candidate.id')
-            .whereRef('candidate.project_id', '=', 'projects.id')
-            .where('candidate.kind', '=', kind)
-            .where('candidate.state', '=', 'done')
-            .orderBy('candidate.file_name')
-            .limit(1)
-            .as('id'),
-        ),
-    )
-    .orderBy('id')
-    .execute();
-}
+/** The covers query built and compiled on every call. */
+const coversBuiltEachTime = (db: Kysely<Database>, projectIds: number[], kind: OutputKind) => coversQuery(db, projectIds, kind).orderBy('id').execute();
 
 for (const engine of await testEngines()) {
   test(`compiledOnce: the rows of the query built each time, for every parameter, a build per list length (${engine.name})`, async () => {
@@ -77,34 +56,15 @@ for (const engine of await testEngines()) {
       let builds = 0;
       const covers = compiledOnce(db.kysely, (db, projectIds: number[], kind: OutputKind) => {
         builds++;
-        return db
-          .selectFrom('outputs')
-          .selectAll()
-          .where('id', 'in', (eb) =>
-            eb
-              .selectFrom('projects')
-              .where('projects.id', 'in', projectIds)
-              .select((p) =>
-                p
-                  .selectFrom('outputs as candidate')
-                  .select('candidate.id')
-                  .whereRef('candidate.project_id', '=', 'projects.id')
-                  .where('candidate.kind', '=', kind)
-                  .where('candidate.state', '=', 'done')
-                  .orderBy('candidate.file_name')
-                  .limit(1)
-                  .as('id'),
-              ),
-          )
-          .orderBy('id');
+        return coversQuery(db, projectIds, kind).orderBy('id');
       });
       const lists = [[ids[0]!], [ids[1]!], [ids[2]!], [ids[0]!, ids[1]!], [ids[1]!, ids[2]!], ids];
       const kinds: OutputKind[] = ['edit', 'export'];
       for (const list of lists) {
         for (const kind of kinds) {
-          assert.deepEqual(await covers.execute(list, kind), await firstDoneBuiltEachTime(db.kysely, list, kind), `${list} ${kind}`);
+          assert.deepEqual(await covers.execute(list, kind), await coversBuiltEachTime(db.kysely, list, kind), `${list} ${kind}`);
           const repoCovers = await repos.outputs.firstDone(list, kind);
-          assert.deepEqual(new Map([...repoCovers].map(([id, o]) => [id, o.file_name])), new Map((await firstDoneBuiltEachTime(db.kysely, list, kind)).map((o) => [o.project_id, o.file_name])));
+          assert.deepEqual(new Map([...repoCovers].map(([id, o]) => [id, o.file_name])), new Map((await coversBuiltEachTime(db.kysely, list, kind)).map((o) => [o.project_id, o.file_name])));
         }
       }
       assert.equal(builds, 3, 'one build per list length, reused for other ids and kinds');

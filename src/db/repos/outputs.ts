@@ -2,32 +2,35 @@ import type { Kysely } from 'kysely';
 import { compiledOnce } from '../compiled-once.js';
 import type { Database, NewOutput, Output, OutputKind, OutputState } from '../schema.js';
 
+/** Each listed project's first delivered output of a kind, by file name: its cover. */
+export function coversQuery(db: Kysely<Database>, projectIds: number[], kind: OutputKind) {
+  return db
+    .selectFrom('outputs')
+    .selectAll()
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('projects')
+        .where('projects.id', 'in', projectIds)
+        .select((p) =>
+          p
+            .selectFrom('outputs as candidate')
+            .select('candidate.id')
+            .whereRef('candidate.project_id', '=', 'projects.id')
+            .where('candidate.kind', '=', kind)
+            .where('candidate.state', '=', 'done')
+            .orderBy('candidate.file_name')
+            .limit(1)
+            .as('id'),
+        ),
+    );
+}
+
 export class OutputsRepo {
   // A project's detail and every page of a list ask for covers: compiled once per number of projects.
   private readonly firstDoneOf;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.firstDoneOf = compiledOnce(db, (db, projectIds: number[], kind: OutputKind) =>
-      db
-        .selectFrom('outputs')
-        .selectAll()
-        .where('id', 'in', (eb) =>
-          eb
-            .selectFrom('projects')
-            .where('projects.id', 'in', projectIds)
-            .select((p) =>
-              p
-                .selectFrom('outputs as candidate')
-                .select('candidate.id')
-                .whereRef('candidate.project_id', '=', 'projects.id')
-                .where('candidate.kind', '=', kind)
-                .where('candidate.state', '=', 'done')
-                .orderBy('candidate.file_name')
-                .limit(1)
-                .as('id'),
-            ),
-        ),
-    );
+    this.firstDoneOf = compiledOnce(db, coversQuery);
   }
 
   /** Inserts outputs not yet known (by project, kind and name): planning may run twice. */
