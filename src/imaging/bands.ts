@@ -220,7 +220,7 @@ export function sharedUint16(length: number): Uint16Array {
 }
 
 /** Whether an image of this many pixels goes to shared memory: this thread shares its jobs and the image is large enough to gain. */
-function sharesPixels(pixels: number): boolean {
+export function sharesPixels(pixels: number): boolean {
   return sharing() && pixels >= SHARED_MIN_PIXELS;
 }
 

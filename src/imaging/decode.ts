@@ -3,10 +3,11 @@
  * WebP and HEIF go through sharp (libvips), which converts embedded ICC profiles to sRGB;
  * camera RAWs are developed by LibRaw (raw/libraw.ts). The format comes from the bytes.
  */
-import sharp, { type Sharp } from './sharp.js';
+import sharp, { type Metadata, type Sharp } from './sharp.js';
 import { assertIntegerInRange, invalidParameterError } from './args.js';
-import { sharedRoom8 } from './bands.js';
+import { sharedRoom8, sharesPixels } from './bands.js';
 import { image16FromSharp, image16Of, sharpFromImage16 } from './image16.js';
+import { decodeInTwoParts, decodesInTwoParts } from './jpeg-two-part.js';
 import { emptyMetadata, readMetadata, withLibRaw } from './metadata.js';
 import { detectFormat, type ImageFormat } from './raw/detect.js';
 import { librawDecode, librawIdentify, type LibRawInfo } from './raw/libraw.js';
@@ -113,17 +114,35 @@ export async function decodeImage(input: Buffer, options: DecodeOptions = {}): P
     source = await sharp(input, { failOn: 'error' }).autoOrient().keepIccProfile().toColourspace('srgb').png({ compressionLevel: 0 }).toBuffer();
     sixteenBit = false;
   }
-  let pipeline = sharp(source, { failOn: 'error' }).autoOrient();
-  // 16-bit sRGB needs no transform, and skipping it avoids the bug above.
-  if (sixteenBit) pipeline = pipeline.keepIccProfile();
-  // Resized before the user's turn: a turn first makes libvips decode every pixel of a JPEG instead of a DCT-scaled copy (5x the CPU at 18 MP).
-  if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
-  pipeline = pipeline.rotate(rotate);
-  pipeline = pipeline.flatten({ background: '#ffffff' });
+  const pipelineOf = (bytes: Buffer) => {
+    let pipeline = sharp(bytes, { failOn: 'error' }).autoOrient();
+    // 16-bit sRGB needs no transform, and skipping it avoids the bug above.
+    if (sixteenBit) pipeline = pipeline.keepIccProfile();
+    // Resized before the user's turn: a turn first makes libvips decode every pixel of a JPEG instead of a DCT-scaled copy (5x the CPU at 18 MP).
+    if (maxLongEdge !== undefined) pipeline = pipeline.resize(maxLongEdge, maxLongEdge, { fit: 'inside', withoutEnlargement: true });
+    return pipeline.rotate(rotate).flatten({ background: '#ffffff' });
+  };
   const what = `corrupt ${format.toUpperCase()}`;
-  // Kept 8-bit and not resized, the photo has the header's pixel count: its shared room can be made during the decode.
-  const image = sixteenBit || !keep8Bit ? await toImage16(pipeline, sixteenBit, what) : await toImage8(pipeline, what, maxLongEdge === undefined ? (header.width ?? 0) * (header.height ?? 0) : 0);
+  let image: RgbImage;
+  if (sixteenBit || !keep8Bit) image = await toImage16(pipelineOf(source), sixteenBit, what);
+  else if (maxLongEdge !== undefined) image = await toImage8(pipelineOf(source), what);
+  else image = await fullSize8(source, pipelineOf, header, rotate, what);
   return { image, metadata, format, orientation: header.orientation ?? 1 };
+}
+
+/**
+ * A photo kept 8-bit and not resized has the header's pixel count, so its shared room can be
+ * made while libvips decodes; a baseline upright JPEG bound for it decodes in two parts at once.
+ */
+async function fullSize8(source: Buffer, pipelineOf: (bytes: Buffer) => Sharp, header: Metadata, rotate: number, what: string): Promise<Image8> {
+  const width = header.width ?? 0;
+  const height = header.height ?? 0;
+  if (!sharesPixels(width * height) || !decodesInTwoParts({ header, rotate, maxLongEdge: undefined })) return toImage8(pipelineOf(source), what, width * height);
+  try {
+    return await decodeInTwoParts(source, pipelineOf, width, height, () => sharedRoom8(width * height)!);
+  } catch (err) {
+    throw new Error(`${what}: ${(err as Error).message}`);
+  }
 }
 
 /** An ICC profile's description ('desc' tag, v2 text or v4 multi-localised), '' when unreadable. */
