@@ -37,8 +37,8 @@ export function decodesInTwoParts({ header, rotate, maxLongEdge }: TwoPartCase):
  * Decodes an 8-bit image of width × height with two pipelines at once into the room that
  * `roomOf` makes (width × height × 3 bytes, made while libvips decodes):
  * `pipelineOf(bytes)` must be the whole decode up to its colour space. The
- * bottom one reads a copy of the input: libvips' operation cache would otherwise hand both
- * the one loader of those bytes, whose rows come out one request at a time.
+ * bottom one reads a copy of the input, so that libvips' operation cache cannot hand both
+ * pipelines the one loader of those bytes, whose rows come out one request at a time.
  */
 export async function decodeInTwoParts(input: Buffer, pipelineOf: (bytes: Buffer) => Sharp, width: number, height: number, roomOf: () => Uint8Array): Promise<Image8> {
   const split = Math.max(1, Math.min(height - 1, Math.round(height * TOP_SHARE)));
