@@ -15,7 +15,7 @@ function facade(width: number, height: number): Image8 {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const sky = y < height * 0.35;
-      const window = !sky && (x % 160) > 40 && (x % 160) < 120 && (y % 140) > 30 && (y % 140) < 110;
+      const window = !sky && x % 160 > 40 && x % 160 < 120 && y % 140 > 30 && y % 140 < 110;
       const base = sky ? [110 + (y / height) * 200, 160 + (y / height) * 150, 240] : window ? [30, 35, 45] : [190 - (x / width) * 60, 150, 120];
       for (let c = 0; c < 3; c++) data[(y * width + x) * 3 + c] = Math.max(0, Math.min(255, Math.round(base[c]! + (rand() - 0.5) * 12)));
     }
