@@ -95,37 +95,60 @@ export function sizeForLongEdge(width: number, height: number, longEdge: number)
 }
 
 /** Resamples to width × height with libvips' Lanczos-3, at 16 bits; the image itself when the size is its own. */
-export async function resizeImage16(image: Image16, width: number, height: number): Promise<Image16> {
+export function resizeImage16(image: Image16, width: number, height: number): Promise<Image16> {
+  return resizeAtDepth(image, width, height, sharpFromImage16, image16FromSharp);
+}
+
+/** resizeImage16 at 8 bits: libvips' vector path, several times faster than its 16-bit one. */
+export function resizeImage8(image: Image8, width: number, height: number): Promise<Image8> {
+  return resizeAtDepth(image, width, height, sharpFromImage8, image8FromSharp);
+}
+
+/** A sharp pipeline reading the image as raw 8-bit RGB. */
+function sharpFromImage8(image: Image8): Sharp {
+  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
+}
+
+/** Runs a sharp pipeline on 8-bit RGB to an Image8. */
+async function image8FromSharp(pipeline: Sharp): Promise<Image8> {
+  const { data, info } = await pipeline.raw().toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`libvips returned ${info.channels} channels, expected 3`);
+  return { width: info.width, height: info.height, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+}
+
+async function resizeAtDepth<I extends RgbImage>(image: I, width: number, height: number, from: (image: I) => Sharp, to: (pipeline: Sharp) => Promise<I>): Promise<I> {
   if (width === image.width && height === image.height) return image;
-  if (width < image.width && height < image.height && image.width * image.height >= STRIPS_MIN_PIXELS) return shrinkInStrips(image, width, height);
-  return image16FromSharp(sharpFromImage16(image).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }));
+  const resized = () => from(image).resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+  if (width < image.width && height < image.height && image.width * image.height >= STRIPS_MIN_PIXELS) return shrinkInStrips(image, width, height, resized, to);
+  return to(resized());
 }
 
 /** Below this many pixels one libvips pipeline is about as fast as several. */
 const STRIPS_MIN_PIXELS = 2_000_000;
 
 /**
- * resizeImage16's downscale of a large image on several cores. libvips runs one pipeline on
+ * resizeAtDepth's downscale of a large image on several cores. libvips runs one pipeline on
  * one thread here (sharp's concurrency is 1 on glibc without jemalloc), and a Lanczos-3 shrink
  * reads every source sample for 2 × 3 × the scale taps: 18 MP to 640 px took about 150 ms of
- * CPU while the imaging threads waited. So bands of the output's rows are made at once, each by
+ * CPU at 16 bits while the imaging threads waited. So bands of the output's rows are made at once, each by
  * the whole pipeline cut to its rows (sharp's calls run side by side on libuv's pool): libvips
  * computes only the source rows a band reaches, and a sample does not depend on which region
  * asked for it, so the bands are the one pipeline's rows.
  */
-async function shrinkInStrips(image: Image16, width: number, height: number): Promise<Image16> {
+async function shrinkInStrips<I extends RgbImage>(image: I, width: number, height: number, resized: () => Sharp, to: (pipeline: Sharp) => Promise<I>): Promise<I> {
   const strips = Math.min(MAX_STRIPS, os.availableParallelism(), height);
   const rows = Math.ceil(height / strips);
-  const out = new Uint16Array(width * height * 3);
+  const length = width * height * 3;
+  const out = image.data instanceof Uint8Array ? new Uint8Array(length) : new Uint16Array(length);
   await Promise.all(
     Array.from({ length: Math.ceil(height / rows) }, async (_, k) => {
       const top = k * rows;
       const band = Math.min(height, top + rows) - top;
-      const part = await image16FromSharp(sharpFromImage16(image).resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).extract({ left: 0, top, width, height: band }));
+      const part = await to(resized().extract({ left: 0, top, width, height: band }));
       out.set(part.data, top * width * 3);
     }),
   );
-  return { width, height, data: out };
+  return { width, height, data: out } as I;
 }
 
 /** Strips of resizeImage16's parallel shrink: past a few, each adds more overhead than it takes off. */

@@ -20,8 +20,10 @@
  * stages widen it once when geometry does not run. renderForJpeg's develop pass
  * writes 8 bits, what the JPEG keeps, unless a retouch stage follows.
  */
-import { ANALYSIS_EDGE, analysisCopy } from './analysis-copy.js';
-import { applyGeometry } from './geometry/index.js';
+import { ANALYSIS_EDGE, analysisCopy, framedAnalysisCopy } from './analysis-copy.js';
+import { planGeometry } from './geometry/index.js';
+import type { GeometryPlan } from './geometry/frame.js';
+import { renderPlan } from './geometry/warp.js';
 import { fitComposites } from './composite-fits.js';
 import { assertRgbImage, image16Of } from './image16.js';
 import { smoothSkin } from './local/skin.js';
@@ -36,7 +38,7 @@ import { reduceNoise } from './tone/detail.js';
 import { developPreviewEdge, planDevelop } from './tone/pixel-pass.js';
 import { recycleShared, shareable } from './bands.js';
 import { developImage, sharedLinearPreview } from './tone/shared-passes.js';
-import type { Image16, RgbImage } from './types.js';
+import type { Image16, Image8, RgbImage } from './types.js';
 
 /** What some settings need beyond the image. */
 export interface RenderContext {
@@ -70,9 +72,10 @@ async function renderAt(image: RgbImage, settings: DevelopSettings, context: Ren
   let framed: Image16 | null = null;
   if (early) {
     // Geometry reads an 8-bit photo as it is; the framed image is render's own, which the composites change where it is.
-    framed = await geometryStage(image, s);
+    const plan = geometryPlan(image, s);
+    framed = await geometryStage(image, s, plan);
     const darkFrame = context.darkFrame && (await geometryStage(context.darkFrame, s));
-    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) }, hasGeometry(s));
+    const composed = await compositeStage(framed, s, { ...context, ...(darkFrame ? { darkFrame } : {}) }, { photo: image, plan });
     input = await reduceNoise(composed, s.noiseReduction);
   }
   const developed = await developStage(input, s, retouch ? 16 : depth);
@@ -92,17 +95,26 @@ async function developStage(image: RgbImage, s: DevelopSettings, depth: 8 | 16 =
   return developImage(planDevelop(shared, s, preview), shared, depth);
 }
 
+/** The photo render was given and geometry's plan for it (null: none), which framed the image the composites change. */
+interface FramedPhoto {
+  photo: RgbImage;
+  plan: GeometryPlan | null;
+}
+
 /**
  * Window pull and sky replacement, on the framed image before tone (context.darkFrame framed
- * like it); in the image's own pixels when it is render's to change (owned). Both read one
+ * like it); in the image's own pixels when it is render's to change (geometry ran). Both read one
  * analysis copy of the framed photo, and the sky is found on it as framed, before windows
- * are pulled: one libvips downscale and one segmentation a photo. The sky's segmentation and
+ * are pulled: one segmentation a photo. The copy is made before either changes the image, so
+ * an 8-bit photo's is made from the photo through geometry's plan (framedAnalysisCopy), a
+ * fraction of the cost of shrinking the 16-bit framed image. The sky's segmentation and
  * the window detection on the copy run at once on two imaging threads (composite-fits.ts), and
  * so do pulling the windows and what sky replacement reads off the mask (sky/scene.ts).
  */
-async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext, owned: boolean): Promise<Image16> {
+async function compositeStage(image: Image16, s: DevelopSettings, context: RenderContext, { photo, plan }: FramedPhoto): Promise<Image16> {
   if (s.windowPull === 0 && !s.sky) return image;
-  const analysis = await analysisCopy(image, ANALYSIS_EDGE);
+  const owned = plan !== null;
+  const analysis = await (photo.data instanceof Uint8Array ? framedAnalysisCopy(photo as Image8, plan, image, ANALYSIS_EDGE) : analysisCopy(image, ANALYSIS_EDGE));
   const fits = await fitComposites(analysis, { width: image.width, height: image.height, sky: s.sky !== null, windows: s.windowPull > 0, base: !context.darkFrame });
   const mask = s.sky ? await skyMaskOfFit(image, fits.sky) : null;
   const sky = s.sky && mask && (!context.replaceSkyIf || context.replaceSkyIf(mask)) ? { ...s.sky, mask } : null;
@@ -116,10 +128,14 @@ async function compositeStage(image: Image16, s: DevelopSettings, context: Rende
   return replaceSky(pulled, { template, strength: sky.strength, mask: sky.mask, analysis, ...(reading ? { reading: await reading() } : {}), inPlace: owned || pulled !== image });
 }
 
-/** Geometry: straighten and perspective, then crop (geometry/applyGeometry), to a new image; the input at 16 bits when there is nothing to do. */
-export async function geometryStage(image: RgbImage, s: DevelopSettings): Promise<Image16> {
-  if (!hasGeometry(s)) return image16Of(image);
-  return applyGeometry(image, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop });
+/** Geometry: straighten and perspective, then crop (geometry/applyGeometry's plan, rendered), to a new image; the input at 16 bits when there is nothing to do. */
+export async function geometryStage(image: RgbImage, s: DevelopSettings, plan = geometryPlan(image, s)): Promise<Image16> {
+  return plan ? renderPlan(image, plan) : image16Of(image);
+}
+
+/** What geometry does to a photo of this size under the settings (validated); null when nothing. */
+function geometryPlan(image: RgbImage, s: DevelopSettings): GeometryPlan | null {
+  return hasGeometry(s) ? planGeometry(image.width, image.height, { straightenAngle: s.straightenAngle, perspective: s.perspective, crop: s.crop }) : null;
 }
 
 export function hasGeometry(s: DevelopSettings): boolean {

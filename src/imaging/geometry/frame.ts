@@ -39,6 +39,37 @@ export function planGeometry(width: number, height: number, g: GeometrySettings)
   return planForHomography(width, height, toCanvas, g.crop, identity);
 }
 
+/** A size in pixels. */
+export interface Size {
+  width: number;
+  height: number;
+}
+
+/**
+ * The plan for the same framed picture at another scale: read from the source resized to
+ * `source` (from the plan's source size `from`), written at `output`'s size. Pixel centres map
+ * as a resize maps them (outer edges onto outer edges), so rendering it gives the plan's
+ * output resized to `output`, within resampling error, without the full-size image.
+ */
+export function framedAt(plan: GeometryPlan, from: Size, source: Size, output: Size): GeometryPlan {
+  const toFullOutput = resizeMap(output, { width: plan.width, height: plan.height });
+  const toSmallSource = resizeMap(from, source);
+  return {
+    ...plan,
+    width: output.width,
+    height: output.height,
+    toCanvas: multiply(plan.toCanvas, invert(toSmallSource)),
+    toSource: multiply(toSmallSource, multiply(plan.toSource, toFullOutput)),
+  };
+}
+
+/** Pixel coordinates of a `from`-sized image to those of the same picture resized to `to` (pixel centres at whole numbers). */
+function resizeMap(from: Size, to: Size): Mat3 {
+  const sx = to.width / from.width;
+  const sy = to.height / from.height;
+  return [sx, 0, 0.5 * sx - 0.5, 0, sy, 0.5 * sy - 0.5, 0, 0, 1];
+}
+
 /** planGeometry for any homography from source pixels to a canvas. */
 export function planForHomography(width: number, height: number, toCanvas: Mat3, crop: CropRect | null, identity = false): GeometryPlan {
   const frame = identity ? { x: -width / 2, y: -height / 2, width, height } : largestRectangle(sourceQuad(width, height, toCanvas), width / height);
