@@ -62,15 +62,18 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   const n = gw * gh;
   const magnitude = new Float32Array(n);
   const angle = new Float32Array(n);
+  // Pixels too weak to join a region, and the border's, count as taken: growth tests one byte a neighbour.
+  const used = new Uint8Array(n).fill(1);
+  // The others, in index order: the passes below visit only them.
+  const strong = new Int32Array(n);
+  let usable = 0;
   const w = grey.width;
   let maxMagnitude = 0;
   // 2×2 gradients, centred between pixels: the smallest support, so neighbouring
-  // orientations are as independent as they can be (LSD's choice).
-  for (let y = 0; y < gh; y++) {
-    for (let x = 0; x < gw; x++) {
-      // Photo borders carry scanner lines, resampling edges and frames, not scene lines.
-      if (x < BORDER || y < BORDER || x >= gw - BORDER || y >= gh - BORDER) continue;
-      const p = y * w + x;
+  // orientations are as independent as they can be (LSD's choice). Photo borders carry
+  // scanner lines, resampling edges and frames, not scene lines: BORDER pixels are skipped.
+  for (let y = BORDER; y < gh - BORDER; y++) {
+    for (let x = BORDER, p = y * w + BORDER, i = y * gw + BORDER; x < gw - BORDER; x++, p++, i++) {
       const a = smooth[p]!;
       const b = smooth[p + 1]!;
       const c = smooth[p + w]!;
@@ -78,10 +81,14 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
       const gx = (b + d - a - c) / 2;
       const gy = (c + d - a - b) / 2;
       const m = Math.sqrt(gx * gx + gy * gy);
-      const i = y * gw + x;
       magnitude[i] = m;
       // Only pixels above MIN_GRADIENT seed or join regions: the others' orientation is never read.
       if (m > MIN_GRADIENT) angle[i] = Math.atan2(gx, -gy);
+      // Usable is decided on the stored (single-precision) magnitude, which the seed order sorts.
+      if (magnitude[i]! > MIN_GRADIENT) {
+        used[i] = 0;
+        strong[usable++] = i;
+      }
       if (m > maxMagnitude) maxMagnitude = m;
     }
   }
@@ -89,28 +96,23 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
 
   // Seeds strongest first, through a bucket sort on magnitude (LSD's pseudo-ordering).
   const bins = new Int32Array(MAGNITUDE_BINS + 1);
-  const binOf = (m: number) => Math.min(MAGNITUDE_BINS - 1, Math.floor((m / maxMagnitude) * MAGNITUDE_BINS));
-  let usable = 0;
-  for (let i = 0; i < n; i++) {
-    if (magnitude[i]! > MIN_GRADIENT) {
-      bins[binOf(magnitude[i]!) + 1]!++;
-      usable++;
-    }
+  const binOf = new Int32Array(usable);
+  for (let k = 0; k < usable; k++) {
+    const bin = Math.min(MAGNITUDE_BINS - 1, Math.floor((magnitude[strong[k]!]! / maxMagnitude) * MAGNITUDE_BINS));
+    binOf[k] = bin;
+    bins[bin + 1]!++;
   }
   for (let b = 1; b <= MAGNITUDE_BINS; b++) bins[b]! += bins[b - 1]!;
   const order = new Int32Array(usable);
-  for (let i = 0; i < n; i++) if (magnitude[i]! > MIN_GRADIENT) order[bins[binOf(magnitude[i]!)]!++] = i;
+  for (let k = 0; k < usable; k++) order[bins[binOf[k]!]!++] = strong[k]!;
 
-  // Pixels too weak to join a region count as taken: growth tests one byte a neighbour.
-  const used = new Uint8Array(n);
-  for (let i = 0; i < n; i++) if (!(magnitude[i]! > MIN_GRADIENT)) used[i] = 1;
   const region = new Int32Array(n);
   const minLength = Math.max(6, minLengthFraction * Math.max(grey.width, grey.height));
   const lines: Line[] = [];
   const f = grey.factor;
   const toSource = (v: number) => v * f + (f - 1) / 2;
-  // The 8-neighbours (and the pixel itself, taken), row by row.
-  const neighbours = Int32Array.of(-gw - 1, -gw, -gw + 1, -1, 0, 1, gw - 1, gw, gw + 1);
+  // The 8-neighbours, row by row.
+  const neighbours = Int32Array.of(-gw - 1, -gw, -gw + 1, -1, 1, gw - 1, gw, gw + 1);
 
   for (let k = usable - 1; k >= 0; k--) {
     const seed = order[k]!;
@@ -125,8 +127,8 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     for (let r = 0; r < size; r++) {
       const p = region[r]!;
       // A region's pixels lie BORDER inside the frame (nearer ones are taken), so every neighbour is inside it.
-      for (const offset of neighbours) {
-        const q = p + offset;
+      for (let j = 0; j < 8; j++) {
+        const q = p + neighbours[j]!;
         if (used[q]) continue;
         let diff = Math.abs(angle[q]! - regionAngle);
         if (diff > Math.PI) diff = 2 * Math.PI - diff;
@@ -163,10 +165,10 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     for (let r = from; r < to; r++) {
       const p = pixels[r]!;
       const m = magnitude[p]!;
-      const px = p % gw;
+      const py = Math.floor(p / gw);
       sw += m;
-      sx += m * px;
-      sy += m * ((p - px) / gw);
+      sx += m * (p - py * gw);
+      sy += m * py;
     }
     const cx = sx / sw;
     const cy = sy / sw;
@@ -176,9 +178,9 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     for (let r = from; r < to; r++) {
       const p = pixels[r]!;
       const m = magnitude[p]!;
-      const px = p % gw;
-      const ddx = px - cx;
-      const ddy = (p - px) / gw - cy;
+      const py = Math.floor(p / gw);
+      const ddx = p - py * gw - cx;
+      const ddy = py - cy;
       cxx += m * ddx * ddx;
       cyy += m * ddy * ddy;
       cxy += m * ddx * ddy;
@@ -193,9 +195,9 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     let whi = -Infinity;
     for (let r = from; r < to; r++) {
       const p = pixels[r]!;
-      const px = p % gw;
-      const ddx = px - cx;
-      const ddy = (p - px) / gw - cy;
+      const py = Math.floor(p / gw);
+      const ddx = p - py * gw - cx;
+      const ddy = py - cy;
       const along = ddx * ux + ddy * uy;
       const across = -ddx * uy + ddy * ux;
       if (along < lo) lo = along;
@@ -213,8 +215,8 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
       let b = to - 1;
       while (a <= b) {
         const p = pixels[a]!;
-        const px = p % gw;
-        if ((px - cx) * ux + ((p - px) / gw - cy) * uy < middle) a++;
+        const py = Math.floor(p / gw);
+        if ((p - py * gw - cx) * ux + (py - cy) * uy < middle) a++;
         else {
           pixels[a] = pixels[b]!;
           pixels[b--] = p;
@@ -247,7 +249,9 @@ interface Line {
  */
 function mergeCollinear(lines: Line[], img: Float32Array, w: number, h: number): Line[] {
   const length = (l: Line) => Math.hypot(l.x2 - l.x1, l.y2 - l.y1);
-  const order = lines.map((_, i) => i).sort((a, b) => length(lines[b]!) - length(lines[a]!));
+  // The pieces do not change (a merge makes a new line): their lengths are measured once.
+  const lengths = Float64Array.from(lines, length);
+  const order = lines.map((_, i) => i).sort((a, b) => lengths[b]! - lengths[a]!);
   const alive = new Uint8Array(lines.length).fill(1);
   const maxTurn = Math.sin((MERGE_DEGREES * Math.PI) / 180);
   const merged: Line[] = [];
@@ -263,7 +267,7 @@ function mergeCollinear(lines: Line[], img: Float32Array, w: number, h: number):
       for (const j of order) {
         if (!alive[j]) continue;
         const b = lines[j]!;
-        const lb = length(b);
+        const lb = lengths[j]!;
         if (Math.abs((ux * (b.y2 - b.y1) - uy * (b.x2 - b.x1)) / lb) > maxTurn) continue;
         const off1 = -uy * (b.x1 - a.x1) + ux * (b.y1 - a.y1);
         const off2 = -uy * (b.x2 - a.x1) + ux * (b.y2 - a.y1);

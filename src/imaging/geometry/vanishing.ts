@@ -37,22 +37,32 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
     const n = cross([s.x1 - cx, s.y1 - cy, f], [s.x2 - cx, s.y2 - cy, f]);
     return normalise(n);
   });
-  const residual = (u: Direction, s: Segment): number => {
-    // Direction from the segment's midpoint towards the vanishing point, valid at infinity too.
-    const mx = (s.x1 + s.x2) / 2 - cx;
-    const my = (s.y1 + s.y2) / 2 - cy;
-    const dx = f * u[0] - u[2] * mx;
-    const dy = f * u[1] - u[2] * my;
-    const sx = s.x2 - s.x1;
-    const sy = s.y2 - s.y1;
-    const sine = Math.abs(dx * sy - dy * sx) / (Math.hypot(dx, dy) * Math.hypot(sx, sy) + 1e-300);
+  // What residual needs of each segment, worked out once: RANSAC scores every segment 400 times.
+  const count = segments.length;
+  const midX = new Float64Array(count);
+  const midY = new Float64Array(count);
+  const runX = new Float64Array(count);
+  const runY = new Float64Array(count);
+  const runLength = new Float64Array(count);
+  segments.forEach((s, i) => {
+    midX[i] = (s.x1 + s.x2) / 2 - cx;
+    midY[i] = (s.y1 + s.y2) / 2 - cy;
+    runX[i] = s.x2 - s.x1;
+    runY[i] = s.y2 - s.y1;
+    runLength[i] = Math.hypot(runX[i]!, runY[i]!);
+  });
+  /** Angle (degrees) between segment i and the direction from its midpoint towards u, valid at infinity too. */
+  const residual = (u: Direction, i: number): number => {
+    const dx = f * u[0] - u[2] * midX[i]!;
+    const dy = f * u[1] - u[2] * midY[i]!;
+    const sine = Math.abs(dx * runY[i]! - dy * runX[i]!) / (Math.hypot(dx, dy) * runLength[i]! + 1e-300);
     return (Math.asin(Math.min(1, sine)) * 180) / Math.PI;
   };
   const score = (u: Direction, limit: number): number => {
     let total = 0;
-    for (const s of segments) {
-      const r = residual(u, s);
-      if (r < limit) total += s.length * (1 - (r / limit) ** 2);
+    for (let i = 0; i < count; i++) {
+      const r = residual(u, i);
+      if (r < limit) total += segments[i]!.length * (1 - (r / limit) ** 2);
     }
     return total;
   };
@@ -99,8 +109,8 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
   for (let round = 0; round < REFINE_ROUNDS; round++) {
     inliers = [];
     const residuals: number[] = [];
-    segments.forEach((s, i) => {
-      const r = residual(u, s);
+    segments.forEach((_, i) => {
+      const r = residual(u, i);
       if (r < (round === 0 ? SEARCH_DEGREES : INLIER_DEGREES)) {
         inliers.push(i);
         residuals.push(r);
