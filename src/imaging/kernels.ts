@@ -52,6 +52,7 @@ export interface ToolKernels {
   denoiseBlend(src: number, blur: number, count: number, inv: number, strength: number): void;
   previewRow(src: number, bits: number, rows: number, width: number, f: number, step: number, w: number, lut: number, acc: number, out: number): void;
   blockSums(src: number, bits: number, width: number, factor: number, rows: number, outWidth: number, widen: number, norm: number, out: number, sums: number): void;
+  blockLuma: ToolKernels['blockSums'];
   resampleRows8: ToolKernels['resampleRows'];
   resampleRows(
     src: number,

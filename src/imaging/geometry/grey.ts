@@ -26,31 +26,37 @@ const CHUNK_SAMPLES = 1 << 21;
  * kernel (kernels/tools.ts), block rows in chunks through its memory.
  */
 export function downscaledRgb(image: RgbImage, maxEdge: number): Analysis & { channels: 3 } {
+  return boxAverage(image, maxEdge, 3);
+}
+
+/**
+ * The Rec. 709 luma of downscaledRgb, number for number (each channel's average rounded to
+ * single precision, then weighted): what line detection looks at. Weighted in the kernel
+ * (blockLuma), which spares a three-channel copy.
+ */
+export function downscaledGrey(image: RgbImage, maxEdge: number): Grey {
+  return boxAverage(image, maxEdge, 1);
+}
+
+function boxAverage<C extends 1 | 3>(image: RgbImage, maxEdge: number, channels: C): Analysis & { channels: C } {
   const factor = Math.max(1, Math.ceil(Math.max(image.width, image.height) / maxEdge));
   const width = Math.max(1, Math.floor(image.width / factor));
   const height = Math.max(1, Math.floor(image.height / factor));
-  const data = new Float32Array(width * height * 3);
+  const data = new Float32Array(width * height * channels);
   const eight = image.data instanceof Uint8Array;
   const rowSamples = image.width * 3;
   const rows = Math.max(1, Math.floor(CHUNK_SAMPLES / (factor * rowSamples)));
   const k = toolKernels();
-  const l = arena({ src: rows * factor * rowSamples * (eight ? 1 : 2) + ALIGN_SLACK, out: rows * width * 12, sums: Math.ceil((width * factor * 3) / 16) * 16 * 4 });
+  const l = arena({ src: rows * factor * rowSamples * (eight ? 1 : 2) + ALIGN_SLACK, out: rows * width * channels * 4, sums: Math.ceil((width * factor * 3) / 16) * 16 * 4 });
   reserve(k, l.end);
-  const out = new Float32Array(k.memory.buffer, l.out, rows * width * 3);
+  const out = new Float32Array(k.memory.buffer, l.out, rows * width * channels);
   const norm = 1 / (factor * factor * 65535);
+  const kernel = channels === 3 ? k.blockSums : k.blockLuma;
   for (let y0 = 0; y0 < height; y0 += rows) {
     const count = Math.min(rows, height - y0);
     const at = copyInAlike(k.memory.buffer, l.src, image.data.subarray(y0 * factor * rowSamples, (y0 + count) * factor * rowSamples)).byteOffset;
-    k.blockSums(at, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out, l.sums);
-    data.set(out.subarray(0, count * width * 3), y0 * width * 3);
+    kernel(at, eight ? 8 : 16, image.width, factor, count, width, eight ? 257 : 1, norm, l.out, l.sums);
+    data.set(out.subarray(0, count * width * channels), y0 * width * channels);
   }
-  return { width, height, channels: 3, data, factor };
-}
-
-/** The Rec. 709 luma of downscaledRgb: what line detection looks at. */
-export function downscaledGrey(image: RgbImage, maxEdge: number): Grey {
-  const rgb = downscaledRgb(image, maxEdge);
-  const data = new Float32Array(rgb.width * rgb.height);
-  for (let i = 0, p = 0; i < data.length; i++, p += 3) data[i] = 0.2126 * rgb.data[p]! + 0.7152 * rgb.data[p + 1]! + 0.0722 * rgb.data[p + 2]!;
-  return { width: rgb.width, height: rgb.height, channels: 1, data, factor: rgb.factor };
+  return { width, height, channels, data, factor };
 }

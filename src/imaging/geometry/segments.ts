@@ -60,51 +60,10 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   const gh = grey.height - 1;
   if (gw < 2 || gh < 2) return [];
   const n = gw * gh;
-  const magnitude = new Float32Array(n);
-  const angle = new Float32Array(n);
-  // Pixels too weak to join a region, and the border's, count as taken: growth tests one byte a neighbour.
-  const used = new Uint8Array(n).fill(1);
-  // The others, in index order: the passes below visit only them.
-  const strong = new Int32Array(n);
-  let usable = 0;
-  const w = grey.width;
-  let maxMagnitude = 0;
-  // 2×2 gradients, centred between pixels: the smallest support, so neighbouring
-  // orientations are as independent as they can be (LSD's choice). Photo borders carry
-  // scanner lines, resampling edges and frames, not scene lines: BORDER pixels are skipped.
-  for (let y = BORDER; y < gh - BORDER; y++) {
-    for (let x = BORDER, p = y * w + BORDER, i = y * gw + BORDER; x < gw - BORDER; x++, p++, i++) {
-      const a = smooth[p]!;
-      const b = smooth[p + 1]!;
-      const c = smooth[p + w]!;
-      const d = smooth[p + w + 1]!;
-      const gx = (b + d - a - c) / 2;
-      const gy = (c + d - a - b) / 2;
-      const m = Math.sqrt(gx * gx + gy * gy);
-      magnitude[i] = m;
-      // Only pixels above MIN_GRADIENT seed or join regions: the others' orientation is never read.
-      if (m > MIN_GRADIENT) angle[i] = Math.atan2(gx, -gy);
-      // Usable is decided on the stored (single-precision) magnitude, which the seed order sorts.
-      if (magnitude[i]! > MIN_GRADIENT) {
-        used[i] = 0;
-        strong[usable++] = i;
-      }
-      if (m > maxMagnitude) maxMagnitude = m;
-    }
-  }
+  const { magnitude, angle, used, strong, maxMagnitude } = gradients(smooth, grey.width, gw, gh);
   if (maxMagnitude <= MIN_GRADIENT) return [];
-
-  // Seeds strongest first, through a bucket sort on magnitude (LSD's pseudo-ordering).
-  const bins = new Int32Array(MAGNITUDE_BINS + 1);
-  const binOf = new Int32Array(usable);
-  for (let k = 0; k < usable; k++) {
-    const bin = Math.min(MAGNITUDE_BINS - 1, Math.floor((magnitude[strong[k]!]! / maxMagnitude) * MAGNITUDE_BINS));
-    binOf[k] = bin;
-    bins[bin + 1]!++;
-  }
-  for (let b = 1; b <= MAGNITUDE_BINS; b++) bins[b]! += bins[b - 1]!;
-  const order = new Int32Array(usable);
-  for (let k = 0; k < usable; k++) order[bins[binOf[k]!]!++] = strong[k]!;
+  const order = seedOrder(magnitude, strong, maxMagnitude);
+  const usable = order.length;
 
   const region = new Int32Array(n);
   const minLength = Math.max(6, minLengthFraction * Math.max(grey.width, grey.height));
@@ -117,29 +76,7 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   for (let k = usable - 1; k >= 0; k--) {
     const seed = order[k]!;
     if (used[seed]) continue;
-    // Grow: 8-connected neighbours whose level-line angle is within the tolerance of the region's mean.
-    let size = 0;
-    region[size++] = seed;
-    used[seed] = 1;
-    let sumCos = Math.cos(angle[seed]!);
-    let sumSin = Math.sin(angle[seed]!);
-    let regionAngle = angle[seed]!;
-    for (let r = 0; r < size; r++) {
-      const p = region[r]!;
-      // A region's pixels lie BORDER inside the frame (nearer ones are taken), so every neighbour is inside it.
-      for (let j = 0; j < 8; j++) {
-        const q = p + neighbours[j]!;
-        if (used[q]) continue;
-        let diff = Math.abs(angle[q]! - regionAngle);
-        if (diff > Math.PI) diff = 2 * Math.PI - diff;
-        if (diff > TOLERANCE) continue;
-        used[q] = 1;
-        region[size++] = q;
-        sumCos += Math.cos(angle[q]!);
-        sumSin += Math.sin(angle[q]!);
-        regionAngle = Math.atan2(sumSin, sumCos);
-      }
-    }
+    const size = grow(seed, angle, used, region, neighbours);
     if (size >= minLength) fitPieces(region, 0, size, 0);
   }
   return mergeCollinear(lines, smooth, grey.width, grey.height).map(({ x1, y1, x2, y2 }) => ({
@@ -230,6 +167,98 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     // from here on coordinates are the grey image's pixel centres.
     lines.push(refineLine(smooth, grey.width, grey.height, cx + 0.5, cy + 0.5, ux, uy, lo, hi));
   }
+}
+
+/** The 2×2 gradients of segmentsOfGrey, on a gw × gh grid between the pixels of a w-wide image. */
+interface Gradients {
+  magnitude: Float32Array;
+  /** Level-line orientation, radians; set only where the magnitude is above MIN_GRADIENT. */
+  angle: Float32Array;
+  /** 1 for pixels that cannot join a region (too weak, or in the border). */
+  used: Uint8Array;
+  /** The others, in index order. */
+  strong: Int32Array;
+  maxMagnitude: number;
+}
+
+function gradients(smooth: Float32Array, w: number, gw: number, gh: number): Gradients {
+  const n = gw * gh;
+  const magnitude = new Float32Array(n);
+  const angle = new Float32Array(n);
+  // Pixels too weak to join a region, and the border's, count as taken: growth tests one byte a neighbour.
+  const used = new Uint8Array(n).fill(1);
+  const strong = new Int32Array(n);
+  let usable = 0;
+  let maxMagnitude = 0;
+  // 2×2 gradients, centred between pixels: the smallest support, so neighbouring
+  // orientations are as independent as they can be (LSD's choice). Photo borders carry
+  // scanner lines, resampling edges and frames, not scene lines: BORDER pixels are skipped.
+  for (let y = BORDER; y < gh - BORDER; y++) {
+    for (let x = BORDER, p = y * w + BORDER, i = y * gw + BORDER; x < gw - BORDER; x++, p++, i++) {
+      const a = smooth[p]!;
+      const b = smooth[p + 1]!;
+      const c = smooth[p + w]!;
+      const d = smooth[p + w + 1]!;
+      const gx = (b + d - a - c) / 2;
+      const gy = (c + d - a - b) / 2;
+      const m = Math.sqrt(gx * gx + gy * gy);
+      magnitude[i] = m;
+      // Only pixels above MIN_GRADIENT seed or join regions: the others' orientation is never read.
+      if (m > MIN_GRADIENT) angle[i] = Math.atan2(gx, -gy);
+      // Usable is decided on the stored (single-precision) magnitude, which the seed order sorts.
+      if (magnitude[i]! > MIN_GRADIENT) {
+        used[i] = 0;
+        strong[usable++] = i;
+      }
+      if (m > maxMagnitude) maxMagnitude = m;
+    }
+  }
+  return { magnitude, angle, used, strong: strong.subarray(0, usable), maxMagnitude };
+}
+
+/** The strong pixels, weakest first, through a bucket sort on magnitude (LSD's pseudo-ordering): seeds are taken from the end. */
+function seedOrder(magnitude: Float32Array, strong: Int32Array, maxMagnitude: number): Int32Array {
+  const bins = new Int32Array(MAGNITUDE_BINS + 1);
+  const binOf = new Int32Array(strong.length);
+  for (let k = 0; k < strong.length; k++) {
+    const bin = Math.min(MAGNITUDE_BINS - 1, Math.floor((magnitude[strong[k]!]! / maxMagnitude) * MAGNITUDE_BINS));
+    binOf[k] = bin;
+    bins[bin + 1]!++;
+  }
+  for (let b = 1; b <= MAGNITUDE_BINS; b++) bins[b]! += bins[b - 1]!;
+  const order = new Int32Array(strong.length);
+  for (let k = 0; k < strong.length; k++) order[bins[binOf[k]!]!++] = strong[k]!;
+  return order;
+}
+
+/**
+ * Grows a region from seed into region (returning its size): 8-connected neighbours whose
+ * level-line angle is within the tolerance of the region's mean join it, and are marked used.
+ */
+function grow(seed: number, angle: Float32Array, used: Uint8Array, region: Int32Array, neighbours: Int32Array): number {
+  let size = 0;
+  region[size++] = seed;
+  used[seed] = 1;
+  let sumCos = Math.cos(angle[seed]!);
+  let sumSin = Math.sin(angle[seed]!);
+  let regionAngle = angle[seed]!;
+  for (let r = 0; r < size; r++) {
+    const p = region[r]!;
+    // A region's pixels lie BORDER inside the frame (nearer ones are taken), so every neighbour is inside it.
+    for (let j = 0; j < 8; j++) {
+      const q = p + neighbours[j]!;
+      if (used[q]) continue;
+      let diff = Math.abs(angle[q]! - regionAngle);
+      if (diff > Math.PI) diff = 2 * Math.PI - diff;
+      if (diff > TOLERANCE) continue;
+      used[q] = 1;
+      region[size++] = q;
+      sumCos += Math.cos(angle[q]!);
+      sumSin += Math.sin(angle[q]!);
+      regionAngle = Math.atan2(sumSin, sumCos);
+    }
+  }
+  return size;
 }
 
 /** A segment in analysis pixel coordinates. */

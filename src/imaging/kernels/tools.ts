@@ -9,7 +9,7 @@
  * finds where each row of its mask holds anything; skyRow and
  * lerpRow blend the new sky (sky/replace.ts); boxMean is filters/box.ts, guidedCoefficients
  * the guided filter's solve (filters/guided.ts); resampleRows (resampleRows8 from 8-bit rows) is
- * geometry's homography resampling (geometry/warp.ts), blockSums its detectors' box average (geometry/grey.ts); denoiseBlend is noise reduction's
+ * geometry's homography resampling (geometry/warp.ts), blockSums its detectors' box average and blockLuma that average's luma (geometry/grey.ts); denoiseBlend is noise reduction's
  * blend (tone/detail.ts); widenRows makes 16-bit codes of 8-bit ones (image16.ts);
  * thresholdBitmaps makes HDR alignment's median-threshold bitmaps (hdr/align.ts); lumaPixels,
  * halfRows, qualityRows and chromaPixels are HDR fusion's per-pixel passes before its pyramids
@@ -592,48 +592,71 @@ export function resampleRows8(srcPtr: usize, srcRow0: i32, sw: i32, sh: i32, m0:
  * block row's samples, rounded up to 16); whole-number sums do not depend on the order.
  */
 export function blockSums(srcPtr: usize, bits: i32, width: i32, factor: i32, rows: i32, outWidth: i32, widen: f64, norm: f64, outPtr: usize, sumsPtr: usize): void {
+  for (let by = 0; by < rows; by++) {
+    columnSums(srcPtr, bits, width, factor, by, outWidth, sumsPtr);
+    for (let bx = 0; bx < outWidth; bx++) {
+      const block = sumsPtr + ((<usize>bx * <usize>factor * 3) << 2);
+      const o = outPtr + ((<usize>by * <usize>outWidth + <usize>bx) * 12);
+      store<f32>(o, <f32>(<f64>blockSum(block, factor, 0) * widen * norm));
+      store<f32>(o, <f32>(<f64>blockSum(block, factor, 4) * widen * norm), 4);
+      store<f32>(o, <f32>(<f64>blockSum(block, factor, 8) * widen * norm), 8);
+    }
+  }
+}
+
+/**
+ * blockSums' blocks as their Rec. 709 luma, one f32 a block at outPtr: each channel's
+ * average rounded to f32 as blockSums stores it, then weighted in f64 and rounded again,
+ * the numbers geometry/grey.ts's JavaScript made of blockSums' output.
+ */
+export function blockLuma(srcPtr: usize, bits: i32, width: i32, factor: i32, rows: i32, outWidth: i32, widen: f64, norm: f64, outPtr: usize, sumsPtr: usize): void {
+  for (let by = 0; by < rows; by++) {
+    columnSums(srcPtr, bits, width, factor, by, outWidth, sumsPtr);
+    for (let bx = 0; bx < outWidth; bx++) {
+      const block = sumsPtr + ((<usize>bx * <usize>factor * 3) << 2);
+      const r = <f64>(<f32>(<f64>blockSum(block, factor, 0) * widen * norm));
+      const g = <f64>(<f32>(<f64>blockSum(block, factor, 4) * widen * norm));
+      const b = <f64>(<f32>(<f64>blockSum(block, factor, 8) * widen * norm));
+      // Typed f64 apart from the cast: inside <f32>(…) the literals would be f32 constants.
+      const luma: f64 = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      store<f32>(outPtr + ((<usize>by * <usize>outWidth + <usize>bx) << 2), <f32>luma);
+    }
+  }
+}
+
+/** One channel's sum over a block of factor pixels of summed columns (channel at byte offset `channel`). */
+@inline function blockSum(block: usize, factor: i32, channel: usize): u32 {
+  let sum: u32 = 0;
+  for (let k = 0; k < factor; k++) sum += load<u32>(block + <usize>k * 12 + channel);
+  return sum;
+}
+
+/** The factor source rows of block row by, summed down the columns into sumsPtr (u32, the block row's samples, rounded up to 16). */
+@inline function columnSums(srcPtr: usize, bits: i32, width: i32, factor: i32, by: i32, outWidth: i32, sumsPtr: usize): void {
   const bytes = <usize>(bits >> 3);
   const stride = <usize>width * 3 * bytes;
   const samples = <usize>outWidth * <usize>factor * 3;
-  for (let by = 0; by < rows; by++) {
-    for (let i: usize = 0; i < samples; i += 4) v128.store(sumsPtr + (i << 2), i32x4.splat(0));
-    for (let dy = 0; dy < factor; dy++) {
-      const row = srcPtr + <usize>(by * factor + dy) * stride;
-      if (bytes == 1) {
-        for (let i: usize = 0; i < samples; i += 16) {
-          const v = v128.load(row + i);
-          const low = i16x8.extend_low_i8x16_u(v);
-          const high = i16x8.extend_high_i8x16_u(v);
-          const at = sumsPtr + (i << 2);
-          v128.store(at, i32x4.add(v128.load(at), i32x4.extend_low_i16x8_u(low)));
-          v128.store(at, i32x4.add(v128.load(at, 16), i32x4.extend_high_i16x8_u(low)), 16);
-          v128.store(at, i32x4.add(v128.load(at, 32), i32x4.extend_low_i16x8_u(high)), 32);
-          v128.store(at, i32x4.add(v128.load(at, 48), i32x4.extend_high_i16x8_u(high)), 48);
-        }
-      } else {
-        for (let i: usize = 0; i < samples; i += 8) {
-          const v = v128.load(row + (i << 1));
-          const at = sumsPtr + (i << 2);
-          v128.store(at, i32x4.add(v128.load(at), i32x4.extend_low_i16x8_u(v)));
-          v128.store(at, i32x4.add(v128.load(at, 16), i32x4.extend_high_i16x8_u(v)), 16);
-        }
+  for (let i: usize = 0; i < samples; i += 4) v128.store(sumsPtr + (i << 2), i32x4.splat(0));
+  for (let dy = 0; dy < factor; dy++) {
+    const row = srcPtr + <usize>(by * factor + dy) * stride;
+    if (bytes == 1) {
+      for (let i: usize = 0; i < samples; i += 16) {
+        const v = v128.load(row + i);
+        const low = i16x8.extend_low_i8x16_u(v);
+        const high = i16x8.extend_high_i8x16_u(v);
+        const at = sumsPtr + (i << 2);
+        v128.store(at, i32x4.add(v128.load(at), i32x4.extend_low_i16x8_u(low)));
+        v128.store(at, i32x4.add(v128.load(at, 16), i32x4.extend_high_i16x8_u(low)), 16);
+        v128.store(at, i32x4.add(v128.load(at, 32), i32x4.extend_low_i16x8_u(high)), 32);
+        v128.store(at, i32x4.add(v128.load(at, 48), i32x4.extend_high_i16x8_u(high)), 48);
       }
-    }
-    for (let bx = 0; bx < outWidth; bx++) {
-      let r: u32 = 0;
-      let g: u32 = 0;
-      let b: u32 = 0;
-      const block = sumsPtr + ((<usize>bx * <usize>factor * 3) << 2);
-      for (let k = 0; k < factor; k++) {
-        const at = block + (<usize>k * 12);
-        r += load<u32>(at);
-        g += load<u32>(at, 4);
-        b += load<u32>(at, 8);
+    } else {
+      for (let i: usize = 0; i < samples; i += 8) {
+        const v = v128.load(row + (i << 1));
+        const at = sumsPtr + (i << 2);
+        v128.store(at, i32x4.add(v128.load(at), i32x4.extend_low_i16x8_u(v)));
+        v128.store(at, i32x4.add(v128.load(at, 16), i32x4.extend_high_i16x8_u(v)), 16);
       }
-      const o = outPtr + ((<usize>by * <usize>outWidth + <usize>bx) * 12);
-      store<f32>(o, <f32>(<f64>r * widen * norm));
-      store<f32>(o, <f32>(<f64>g * widen * norm), 4);
-      store<f32>(o, <f32>(<f64>b * widen * norm), 8);
     }
   }
 }
