@@ -60,12 +60,17 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   const gh = grey.height - 1;
   if (gw < 2 || gh < 2) return [];
   const n = gw * gh;
-  const { magnitude, angle, used, strong, maxMagnitude } = gradients(smooth, grey.width, gw, gh);
+  const { magnitude, angle, strong, maxMagnitude } = gradients(smooth, grey.width, gw, gh);
   if (maxMagnitude <= MIN_GRADIENT) return [];
   const order = seedOrder(magnitude, strong, maxMagnitude);
   const usable = order.length;
 
   const region = new Int32Array(n);
+  // A region to fit, pixel by pixel: column, row and gradient magnitude, which the fit reads
+  // many times over as it halves curved regions.
+  const xs = new Float64Array(n);
+  const ys = new Float64Array(n);
+  const ms = new Float64Array(n);
   const minLength = Math.max(6, minLengthFraction * Math.max(grey.width, grey.height));
   const lines: Line[] = [];
   const f = grey.factor;
@@ -75,9 +80,17 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
 
   for (let k = usable - 1; k >= 0; k--) {
     const seed = order[k]!;
-    if (used[seed]) continue;
-    const size = grow(seed, angle, used, region, neighbours);
-    if (size >= minLength) fitPieces(region, 0, size, 0);
+    if (Number.isNaN(angle[seed]!)) continue;
+    const size = grow(seed, angle, region, neighbours);
+    if (size < minLength) continue;
+    for (let r = 0; r < size; r++) {
+      const p = region[r]!;
+      const y = Math.floor(p / gw);
+      xs[r] = p - y * gw;
+      ys[r] = y;
+      ms[r] = magnitude[p]!;
+    }
+    fitPieces(0, size, 0);
   }
   return mergeCollinear(lines, smooth, grey.width, grey.height).map(({ x1, y1, x2, y2 }) => ({
     x1: toSource(x1),
@@ -89,23 +102,21 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   }));
 
   /**
-   * Fits a straight segment to region[from, to). A region that fills too little of its
+   * Fits a straight segment to pixels [from, to) of xs, ys, ms. A region that fills too little of its
    * rectangle is a curve (lens distortion bends long edges) or two edges meeting: it is
    * split in two along its axis and each half fitted, up to MAX_SPLITS levels deep.
    */
-  function fitPieces(pixels: Int32Array, from: number, to: number, depth: number): void {
+  function fitPieces(from: number, to: number, depth: number): void {
     const count = to - from;
     if (count < minLength) return;
     let sw = 0;
     let sx = 0;
     let sy = 0;
     for (let r = from; r < to; r++) {
-      const p = pixels[r]!;
-      const m = magnitude[p]!;
-      const py = Math.floor(p / gw);
+      const m = ms[r]!;
       sw += m;
-      sx += m * (p - py * gw);
-      sy += m * py;
+      sx += m * xs[r]!;
+      sy += m * ys[r]!;
     }
     const cx = sx / sw;
     const cy = sy / sw;
@@ -113,11 +124,9 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     let cyy = 0;
     let cxy = 0;
     for (let r = from; r < to; r++) {
-      const p = pixels[r]!;
-      const m = magnitude[p]!;
-      const py = Math.floor(p / gw);
-      const ddx = p - py * gw - cx;
-      const ddy = py - cy;
+      const m = ms[r]!;
+      const ddx = xs[r]! - cx;
+      const ddy = ys[r]! - cy;
       cxx += m * ddx * ddx;
       cyy += m * ddy * ddy;
       cxy += m * ddx * ddy;
@@ -131,10 +140,8 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
     let wlo = Infinity;
     let whi = -Infinity;
     for (let r = from; r < to; r++) {
-      const p = pixels[r]!;
-      const py = Math.floor(p / gw);
-      const ddx = p - py * gw - cx;
-      const ddy = py - cy;
+      const ddx = xs[r]! - cx;
+      const ddy = ys[r]! - cy;
       const along = ddx * ux + ddy * uy;
       const across = -ddx * uy + ddy * ux;
       if (along < lo) lo = along;
@@ -151,16 +158,15 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
       let a = from;
       let b = to - 1;
       while (a <= b) {
-        const p = pixels[a]!;
-        const py = Math.floor(p / gw);
-        if ((p - py * gw - cx) * ux + (py - cy) * uy < middle) a++;
+        if ((xs[a]! - cx) * ux + (ys[a]! - cy) * uy < middle) a++;
         else {
-          pixels[a] = pixels[b]!;
-          pixels[b--] = p;
+          swap(xs, a, b);
+          swap(ys, a, b);
+          swap(ms, a, b--);
         }
       }
-      fitPieces(pixels, from, a, depth + 1);
-      fitPieces(pixels, a, to, depth + 1);
+      fitPieces(from, a, depth + 1);
+      fitPieces(a, to, depth + 1);
       return;
     }
     // Gradient samples sit between pixels, half a pixel right and down of their index;
@@ -169,13 +175,20 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   }
 }
 
+function swap(values: Float64Array, i: number, j: number): void {
+  const v = values[i]!;
+  values[i] = values[j]!;
+  values[j] = v;
+}
+
 /** The 2×2 gradients of segmentsOfGrey, on a gw × gh grid between the pixels of a w-wide image. */
 interface Gradients {
   magnitude: Float32Array;
-  /** Level-line orientation, radians; set only where the magnitude is above MIN_GRADIENT. */
+  /**
+   * Level-line orientation, radians, of the pixels that may join a region; NaN for the others
+   * (too weak, in the border, or taken by a region): growth tests one number a neighbour.
+   */
   angle: Float32Array;
-  /** 1 for pixels that cannot join a region (too weak, or in the border). */
-  used: Uint8Array;
   /** The others, in index order. */
   strong: Int32Array;
   maxMagnitude: number;
@@ -184,9 +197,7 @@ interface Gradients {
 function gradients(smooth: Float32Array, w: number, gw: number, gh: number): Gradients {
   const n = gw * gh;
   const magnitude = new Float32Array(n);
-  const angle = new Float32Array(n);
-  // Pixels too weak to join a region, and the border's, count as taken: growth tests one byte a neighbour.
-  const used = new Uint8Array(n).fill(1);
+  const angle = new Float32Array(n).fill(Number.NaN);
   const strong = new Int32Array(n);
   let usable = 0;
   let maxMagnitude = 0;
@@ -203,17 +214,16 @@ function gradients(smooth: Float32Array, w: number, gw: number, gh: number): Gra
       const gy = (c + d - a - b) / 2;
       const m = Math.sqrt(gx * gx + gy * gy);
       magnitude[i] = m;
-      // Only pixels above MIN_GRADIENT seed or join regions: the others' orientation is never read.
-      if (m > MIN_GRADIENT) angle[i] = Math.atan2(gx, -gy);
-      // Usable is decided on the stored (single-precision) magnitude, which the seed order sorts.
+      // Only pixels above MIN_GRADIENT seed or join regions, decided on the stored (single-precision)
+      // magnitude, which the seed order sorts; one the rounding lifted above it has orientation 0.
       if (magnitude[i]! > MIN_GRADIENT) {
-        used[i] = 0;
+        angle[i] = m > MIN_GRADIENT ? Math.atan2(gx, -gy) : 0;
         strong[usable++] = i;
       }
       if (m > maxMagnitude) maxMagnitude = m;
     }
   }
-  return { magnitude, angle, used, strong: strong.subarray(0, usable), maxMagnitude };
+  return { magnitude, angle, strong: strong.subarray(0, usable), maxMagnitude };
 }
 
 /** The strong pixels, weakest first, through a bucket sort on magnitude (LSD's pseudo-ordering): seeds are taken from the end. */
@@ -233,28 +243,30 @@ function seedOrder(magnitude: Float32Array, strong: Int32Array, maxMagnitude: nu
 
 /**
  * Grows a region from seed into region (returning its size): 8-connected neighbours whose
- * level-line angle is within the tolerance of the region's mean join it, and are marked used.
+ * level-line angle is within the tolerance of the region's mean join it, and are marked taken
+ * (their angle NaN).
  */
-function grow(seed: number, angle: Float32Array, used: Uint8Array, region: Int32Array, neighbours: Int32Array): number {
+function grow(seed: number, angle: Float32Array, region: Int32Array, neighbours: Int32Array): number {
   let size = 0;
   region[size++] = seed;
-  used[seed] = 1;
-  let sumCos = Math.cos(angle[seed]!);
-  let sumSin = Math.sin(angle[seed]!);
   let regionAngle = angle[seed]!;
+  angle[seed] = Number.NaN;
+  let sumCos = Math.cos(regionAngle);
+  let sumSin = Math.sin(regionAngle);
   for (let r = 0; r < size; r++) {
     const p = region[r]!;
     // A region's pixels lie BORDER inside the frame (nearer ones are taken), so every neighbour is inside it.
     for (let j = 0; j < 8; j++) {
       const q = p + neighbours[j]!;
-      if (used[q]) continue;
-      let diff = Math.abs(angle[q]! - regionAngle);
+      const a = angle[q]!;
+      let diff = Math.abs(a - regionAngle);
       if (diff > Math.PI) diff = 2 * Math.PI - diff;
-      if (diff > TOLERANCE) continue;
-      used[q] = 1;
+      // Written so that a taken neighbour's NaN fails it.
+      if (!(diff <= TOLERANCE)) continue;
+      angle[q] = Number.NaN;
       region[size++] = q;
-      sumCos += Math.cos(angle[q]!);
-      sumSin += Math.sin(angle[q]!);
+      sumCos += Math.cos(a);
+      sumSin += Math.sin(a);
       regionAngle = Math.atan2(sumSin, sumCos);
     }
   }
