@@ -67,10 +67,10 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
 
   const region = new Int32Array(n);
   // A region to fit, pixel by pixel: column, row and gradient magnitude, which the fit reads
-  // many times over as it halves curved regions.
-  const xs = new Float64Array(n);
-  const ys = new Float64Array(n);
-  const ms = new Float64Array(n);
+  // many times over as it halves curved regions (single precision holds all three exactly).
+  const xs = new Float32Array(n);
+  const ys = new Float32Array(n);
+  const ms = new Float32Array(n);
   const minLength = Math.max(6, minLengthFraction * Math.max(grey.width, grey.height));
   const lines: Line[] = [];
   const f = grey.factor;
@@ -175,7 +175,7 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
   }
 }
 
-function swap(values: Float64Array, i: number, j: number): void {
+function swap(values: Float32Array, i: number, j: number): void {
   const v = values[i]!;
   values[i] = values[j]!;
   values[j] = v;
