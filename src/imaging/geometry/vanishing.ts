@@ -51,17 +51,23 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
     runY[i] = s.y2 - s.y1;
     runLength[i] = Math.hypot(runX[i]!, runY[i]!);
   });
-  /** Angle (degrees) between segment i and the direction from its midpoint towards u, valid at infinity too. */
-  const residual = (u: Direction, i: number): number => {
+  /**
+   * Angle (degrees) between segment i and the direction from its midpoint towards u, valid at
+   * infinity too; Infinity when its sine is past `cut` (sineAbove of the limit callers compare
+   * it with): most segments are outliers, and their arcsine is spared.
+   */
+  const residual = (u: Direction, i: number, cut: number): number => {
     const dx = f * u[0] - u[2] * midX[i]!;
     const dy = f * u[1] - u[2] * midY[i]!;
     const sine = Math.abs(dx * runY[i]! - dy * runX[i]!) / (Math.hypot(dx, dy) * runLength[i]! + 1e-300);
+    if (sine > cut) return Number.POSITIVE_INFINITY;
     return (Math.asin(Math.min(1, sine)) * 180) / Math.PI;
   };
   const score = (u: Direction, limit: number): number => {
     let total = 0;
+    const cut = sineAbove(limit);
     for (let i = 0; i < count; i++) {
-      const r = residual(u, i);
+      const r = residual(u, i, cut);
       if (r < limit) total += segments[i]!.length * (1 - (r / limit) ** 2);
     }
     return total;
@@ -109,9 +115,11 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
   for (let round = 0; round < REFINE_ROUNDS; round++) {
     inliers = [];
     const residuals: number[] = [];
+    const limit = round === 0 ? SEARCH_DEGREES : INLIER_DEGREES;
+    const cut = sineAbove(limit);
     segments.forEach((_, i) => {
-      const r = residual(u, i);
-      if (r < (round === 0 ? SEARCH_DEGREES : INLIER_DEGREES)) {
+      const r = residual(u, i, cut);
+      if (r < limit) {
         inliers.push(i);
         residuals.push(r);
       }
@@ -131,6 +139,11 @@ export function findVanishingPoint(segments: Segment[], width: number, height: n
   }
   const kept = inliers.map((i) => segments[i]!);
   return { direction: u, support: kept.reduce((s, seg) => s + seg.length, 0), inliers: kept };
+}
+
+/** A sine past which an angle is surely above limit degrees: the margin (1e-9 relative) dwarfs the rounding of the arcsine. */
+function sineAbove(limit: number): number {
+  return Math.sin((limit * Math.PI) / 180) * (1 + 1e-9);
 }
 
 function cross(a: Direction, b: Direction): Direction {
