@@ -80,6 +80,7 @@ function segmentsOfGrey(grey: Grey, minLengthFraction: number): Segment[] {
 
   for (let k = usable - 1; k >= 0; k--) {
     const seed = order[k]!;
+    // Taken by a region grown from a stronger seed.
     if (Number.isNaN(angle[seed]!)) continue;
     const size = grow(seed, angle, region, neighbours);
     if (size < minLength) continue;
