@@ -49,15 +49,17 @@ function hueOf(r: number, g: number, b: number, max: number, chroma: number): nu
   return hue < 0 ? hue + 360 : hue;
 }
 
+/** Saturation at which the prior starts to weigh the hue, and at which it weighs the hue alone. */
+const HUE_FROM = 0.06;
+const HUE_ONLY = 0.2;
+
 /** Colour plausibility of an sRGB-encoded pixel (0..1 per channel) of the given luma, hue and saturation. */
 function colourPrior(y: number, hue: number, sat: number): number {
-  const w = smoothstep(0.06, 0.2, sat);
-  // Past either end of the saturation blend one term weighs 0: the sum is the other alone, so it is not found.
-  if (w === 1) return hueScore(hue, y) * smoothstep(0.03, 0.1, y);
   // Grey and white skies (overcast, haze) are plausible when bright, less so when dim.
   const neutral = smoothstep(0.2, 0.5, y);
-  if (w === 0) return neutral;
   const coloured = hueScore(hue, y) * smoothstep(0.03, 0.1, y);
+  // Weighed in whole at either end of the saturation blend, not skipped: the branch would cost more than the term.
+  const w = smoothstep(HUE_FROM, HUE_ONLY, sat);
   return neutral * (1 - w) + coloured * w;
 }
 
@@ -80,7 +82,8 @@ export function skyFeatures(copy: AnalysisCopy): SkyFeatures {
     const chroma = max - (r < g ? (r < b ? r : b) : g < b ? g : b);
     const y = LUMA_R * r + LUMA_G * g + LUMA_B * b;
     const sat = max > 0 ? chroma / max : 0;
-    const h = chroma > 1e-4 ? hueOf(r, g, b, max, chroma) : 0;
+    // Neither the prior nor the family reads the hue of a pixel this grey.
+    const h = chroma > 1e-4 && sat > HUE_FROM ? hueOf(r, g, b, max, chroma) : 0;
     luma[i] = y;
     prior[i] = colourPrior(y, h, sat);
     hue[i] = hueFamily(h, sat, y);
