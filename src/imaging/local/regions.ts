@@ -67,16 +67,21 @@ export function labelComponents(allowed: Uint8Array, width: number): { labels: I
   return { labels, count };
 }
 
-/** Whether pixel p lies on the outline of its component: some 4-neighbour inside the frame belongs elsewhere. */
-export function onOutline(labels: Int32Array, p: number, width: number): boolean {
-  const label = labels[p]!;
-  const x = p % width;
-  return (x > 0 && labels[p - 1] !== label) || (x < width - 1 && labels[p + 1] !== label) || (p >= width && labels[p - width] !== label) || (p + width < labels.length && labels[p + width] !== label);
+/** 1 where a labelled pixel lies on the outline of its component (some 4-neighbour inside the frame belongs elsewhere), else 0. */
+export function outlinePixels(labels: Int32Array, width: number): Uint8Array {
+  const size = labels.length;
+  const outline = new Uint8Array(size);
+  for (let p = 0, x = 0; p < size; p++, x = x === width - 1 ? 0 : x + 1) {
+    const label = labels[p]!;
+    if (label < 0) continue;
+    if ((x > 0 && labels[p - 1] !== label) || (x < width - 1 && labels[p + 1] !== label) || (p >= width && labels[p - width] !== label) || (p + width < size && labels[p + width] !== label)) outline[p] = 1;
+  }
+  return outline;
 }
 
-/** Per component: how many of its pixels lie on its outline. */
-export function outlineLengths(labels: Int32Array, count: number, width: number): Int32Array {
+/** Per component: how many of its pixels lie on its outline (outlinePixels). */
+export function outlineLengths(labels: Int32Array, outline: Uint8Array, count: number): Int32Array {
   const lengths = new Int32Array(count);
-  for (let p = 0; p < labels.length; p++) if (labels[p]! >= 0 && onOutline(labels, p, width)) lengths[labels[p]!]!++;
+  for (let p = 0; p < labels.length; p++) if (outline[p]) lengths[labels[p]!]!++;
   return lengths;
 }

@@ -5,7 +5,7 @@ import { boxMean } from '../filters/box.js';
 import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
 import { guidedMaskWithSpans } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
-import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
+import { growRegion, labelComponents, outlineLengths, outlinePixels } from '../local/regions.js';
 import { type ColourBins, colourBins, posteriorOf, type SkyColourModel, skyColourModel, skyColourPosterior, skyColouredWhere } from './colour-model.js';
 import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
 
@@ -248,7 +248,7 @@ function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
  * Accepts the components that share enough of their outline with the region (within
  * TOUCH_RADIUS); adds their pixels to it. Returns whether any joined.
  */
-function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Array, families: number[], outlines: Int32Array, stats: Component[], luma: Float32Array, width: number, height: number): boolean {
+function joinTouching(region: Uint8Array, labels: Int32Array, outline: Uint8Array, accepted: Uint8Array, families: number[], outlines: Int32Array, stats: Component[], luma: Float32Array, width: number, height: number): boolean {
   const n = labels.length;
   const inside = new Float32Array(region);
   const near = boxMean(inside, width, height, TOUCH_RADIUS);
@@ -259,7 +259,7 @@ function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Arr
   const besideLuma = new Float64Array(accepted.length);
   for (let p = 0; p < n; p++) {
     const label = labels[p]!;
-    if (label < 0 || accepted[label] || near[p] === 0 || !onOutline(labels, p, width)) continue;
+    if (!outline[p] || accepted[label] || near[p] === 0) continue;
     touching[label]!++;
     besideLuma[label]! += nearLuma[p]! / near[p]!;
   }
@@ -297,7 +297,9 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const bins = colourBins(rgb);
   const { accepted, overcast } = seedComponents(stats, families, labels, features, copy, bins);
   if (!accepted.includes(1)) return null;
-  const outlines = outlineLengths(labels, count, width);
+  // The labels stay as they are: which pixels outline their component is found once, for every round of joining.
+  const outline = outlinePixels(labels, width);
+  const outlines = outlineLengths(labels, outline, count);
   const region = pixelsOf(labels, accepted);
   const allowed = new Uint8Array(n);
   // Growing by colour brings the region up to cloud edges (thin lines of texture, where
@@ -311,7 +313,7 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
     model = skyColourModel(bins, region);
     skyColouredWhere(model, bins, prior, smooth, allowed);
     growRegion(region, allowed, width);
-    if (round === 3 || !joinTouching(region, labels, accepted, families, outlines, stats, features.luma, width, height)) break;
+    if (round === 3 || !joinTouching(region, labels, outline, accepted, families, outlines, stats, features.luma, width, height)) break;
   }
   // The last round's posterior is read everywhere from here on; the earlier rounds' only where smooth.
   const posterior = posteriorOf(model, bins, prior);
