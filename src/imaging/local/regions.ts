@@ -1,10 +1,7 @@
-/** The k-th (0..3: left, right, up, down) 4-neighbour of pixel p, or -1 past the border. */
-function neighbour(p: number, k: number, width: number, size: number): number {
-  if (k === 0) return p % width > 0 ? p - 1 : -1;
-  if (k === 1) return p % width < width - 1 ? p + 1 : -1;
-  if (k === 2) return p >= width ? p - width : -1;
-  return p + width < size ? p + width : -1;
-}
+/*
+ * Flood fills over 4-neighbours, the neighbours written out (the left and right ones only
+ * when inside the row): these run on every pixel of an analysis copy several times a photo.
+ */
 
 /** Grows region (1 = in) into the allowed pixels 4-connected to it, in place. */
 export function growRegion(region: Uint8Array, allowed: Uint8Array, width: number): void {
@@ -14,12 +11,22 @@ export function growRegion(region: Uint8Array, allowed: Uint8Array, width: numbe
   for (let i = 0; i < size; i++) if (region[i]) stack[top++] = i;
   while (top > 0) {
     const p = stack[--top]!;
-    for (let k = 0; k < 4; k++) {
-      const q = neighbour(p, k, width, size);
-      if (q >= 0 && !region[q] && allowed[q]) {
-        region[q] = 1;
-        stack[top++] = q;
-      }
+    const x = p % width;
+    if (x > 0 && !region[p - 1] && allowed[p - 1]) {
+      region[p - 1] = 1;
+      stack[top++] = p - 1;
+    }
+    if (x < width - 1 && !region[p + 1] && allowed[p + 1]) {
+      region[p + 1] = 1;
+      stack[top++] = p + 1;
+    }
+    if (p >= width && !region[p - width] && allowed[p - width]) {
+      region[p - width] = 1;
+      stack[top++] = p - width;
+    }
+    if (p + width < size && !region[p + width] && allowed[p + width]) {
+      region[p + width] = 1;
+      stack[top++] = p + width;
     }
   }
 }
@@ -38,31 +45,43 @@ export function labelComponents(allowed: Uint8Array, width: number): { labels: I
     stack[top++] = start;
     while (top > 0) {
       const p = stack[--top]!;
-      for (let k = 0; k < 4; k++) {
-        const q = neighbour(p, k, width, size);
-        if (q >= 0 && allowed[q] && labels[q] === -1) {
-          labels[q] = label;
-          stack[top++] = q;
-        }
+      const x = p % width;
+      if (x > 0 && allowed[p - 1] && labels[p - 1] === -1) {
+        labels[p - 1] = label;
+        stack[top++] = p - 1;
+      }
+      if (x < width - 1 && allowed[p + 1] && labels[p + 1] === -1) {
+        labels[p + 1] = label;
+        stack[top++] = p + 1;
+      }
+      if (p >= width && allowed[p - width] && labels[p - width] === -1) {
+        labels[p - width] = label;
+        stack[top++] = p - width;
+      }
+      if (p + width < size && allowed[p + width] && labels[p + width] === -1) {
+        labels[p + width] = label;
+        stack[top++] = p + width;
       }
     }
   }
   return { labels, count };
 }
 
-/** Whether pixel p lies on the outline of its component: some 4-neighbour inside the frame belongs elsewhere. */
-export function onOutline(labels: Int32Array, p: number, width: number): boolean {
-  const label = labels[p]!;
-  for (let k = 0; k < 4; k++) {
-    const q = neighbour(p, k, width, labels.length);
-    if (q >= 0 && labels[q] !== label) return true;
+/** 1 where a labelled pixel lies on the outline of its component (some 4-neighbour inside the frame belongs elsewhere), else 0. */
+export function outlinePixels(labels: Int32Array, width: number): Uint8Array {
+  const size = labels.length;
+  const outline = new Uint8Array(size);
+  for (let p = 0, x = 0; p < size; p++, x = x === width - 1 ? 0 : x + 1) {
+    const label = labels[p]!;
+    if (label < 0) continue;
+    if ((x > 0 && labels[p - 1] !== label) || (x < width - 1 && labels[p + 1] !== label) || (p >= width && labels[p - width] !== label) || (p + width < size && labels[p + width] !== label)) outline[p] = 1;
   }
-  return false;
+  return outline;
 }
 
-/** Per component: how many of its pixels lie on its outline. */
-export function outlineLengths(labels: Int32Array, count: number, width: number): Int32Array {
+/** Per component: how many of its pixels lie on its outline (outlinePixels). */
+export function outlineLengths(labels: Int32Array, outline: Uint8Array, count: number): Int32Array {
   const lengths = new Int32Array(count);
-  for (let p = 0; p < labels.length; p++) if (labels[p]! >= 0 && onOutline(labels, p, width)) lengths[labels[p]!]!++;
+  for (let p = 0; p < labels.length; p++) if (outline[p]) lengths[labels[p]!]!++;
   return lengths;
 }

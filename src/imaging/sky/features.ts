@@ -1,5 +1,5 @@
 import type { AnalysisCopy } from '../analysis-copy.js';
-import { luminance } from '../colour.js';
+import { LUMA_B, LUMA_G, LUMA_R } from '../colour.js';
 import { boxMean } from '../filters/box.js';
 import { smoothstep } from '../math.js';
 
@@ -49,12 +49,17 @@ function hueOf(r: number, g: number, b: number, max: number, chroma: number): nu
   return hue < 0 ? hue + 360 : hue;
 }
 
+/** Saturation at which the prior starts to weigh the hue, and at which it weighs the hue alone. */
+const HUE_FROM = 0.06;
+const HUE_ONLY = 0.2;
+
 /** Colour plausibility of an sRGB-encoded pixel (0..1 per channel) of the given luma, hue and saturation. */
 function colourPrior(y: number, hue: number, sat: number): number {
   // Grey and white skies (overcast, haze) are plausible when bright, less so when dim.
   const neutral = smoothstep(0.2, 0.5, y);
   const coloured = hueScore(hue, y) * smoothstep(0.03, 0.1, y);
-  const w = smoothstep(0.06, 0.2, sat);
+  // Weighed in whole at either end of the saturation blend, not skipped: the branch would cost more than the term.
+  const w = smoothstep(HUE_FROM, HUE_ONLY, sat);
   return neutral * (1 - w) + coloured * w;
 }
 
@@ -64,46 +69,48 @@ export function skyFeatures(copy: AnalysisCopy): SkyFeatures {
   const luma = new Float32Array(n);
   const prior = new Float32Array(n);
   const hue = new Uint8Array(n);
-  const smooth: Float32Array[] = [];
-  for (let c = 0; c < 3; c++) {
-    const plane = new Float32Array(n);
-    for (let i = 0; i < n; i++) plane[i] = rgb[i * 3 + c]!;
-    // Two 3×3 box passes approximate a Gaussian of sigma ~1: JPEG noise and grain stay below the texture thresholds.
-    smooth.push(boxMean(boxMean(plane, width, height, 1), width, height, 1));
-  }
-  for (let i = 0; i < n; i++) {
-    const r = rgb[i * 3]!,
-      g = rgb[i * 3 + 1]!,
-      b = rgb[i * 3 + 2]!;
-    const max = Math.max(r, g, b);
-    const chroma = max - Math.min(r, g, b);
-    const y = luminance(r, g, b);
+  const planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const;
+  const [pr, pg, pb] = planes;
+  for (let i = 0, j = 0; i < n; i++, j += 3) {
+    const r = rgb[j]!,
+      g = rgb[j + 1]!,
+      b = rgb[j + 2]!;
+    pr[i] = r;
+    pg[i] = g;
+    pb[i] = b;
+    const max = r > g ? (r > b ? r : b) : g > b ? g : b;
+    const chroma = max - (r < g ? (r < b ? r : b) : g < b ? g : b);
+    const y = LUMA_R * r + LUMA_G * g + LUMA_B * b;
     const sat = max > 0 ? chroma / max : 0;
-    const h = chroma > 1e-4 ? hueOf(r, g, b, max, chroma) : 0;
+    // Neither the prior nor the family reads the hue of a pixel this grey.
+    const h = chroma > 1e-4 && sat > HUE_FROM ? hueOf(r, g, b, max, chroma) : 0;
     luma[i] = y;
     prior[i] = colourPrior(y, h, sat);
     hue[i] = hueFamily(h, sat, y);
   }
+  // Two 3×3 box passes approximate a Gaussian of sigma ~1: JPEG noise and grain stay below the texture thresholds.
+  const [sr, sg, sb] = planes.map((plane) => boxMean(boxMean(plane, width, height, 1, plane), width, height, 1, plane)) as [Float32Array, Float32Array, Float32Array];
   const gradient = new Float32Array(n);
-  const [sr, sg, sb] = smooth as [Float32Array, Float32Array, Float32Array];
   for (let y = 0; y < height; y++) {
     const row = y * width;
-    const up = Math.max(0, y - 1) * width;
-    const down = Math.min(height - 1, y + 1) * width;
+    const up = (y > 0 ? y - 1 : 0) * width;
+    const down = (y < height - 1 ? y + 1 : y) * width;
     for (let x = 0; x < width; x++) {
-      const left = row + Math.max(0, x - 1);
-      const right = row + Math.min(width - 1, x + 1);
-      // The strongest of the three channels' changes.
+      const left = row + (x > 0 ? x - 1 : 0);
+      const right = row + (x < width - 1 ? x + 1 : x);
+      // The strongest of the three channels' changes: the root of the largest squared change, one root per pixel.
       let dx = (sr[right]! - sr[left]!) / 2;
       let dy = (sr[down + x]! - sr[up + x]!) / 2;
-      let energy = Math.sqrt(dx * dx + dy * dy);
+      let energy = dx * dx + dy * dy;
       dx = (sg[right]! - sg[left]!) / 2;
       dy = (sg[down + x]! - sg[up + x]!) / 2;
-      energy = Math.max(energy, Math.sqrt(dx * dx + dy * dy));
+      const eg = dx * dx + dy * dy;
+      if (eg > energy) energy = eg;
       dx = (sb[right]! - sb[left]!) / 2;
       dy = (sb[down + x]! - sb[up + x]!) / 2;
-      gradient[row + x] = Math.max(energy, Math.sqrt(dx * dx + dy * dy));
+      const eb = dx * dx + dy * dy;
+      gradient[row + x] = Math.sqrt(eb > energy ? eb : energy);
     }
   }
-  return { luma, prior, hue, texture: boxMean(gradient, width, height, 1) };
+  return { luma, prior, hue, texture: boxMean(gradient, width, height, 1, gradient) };
 }

@@ -5,8 +5,8 @@ import { boxMean } from '../filters/box.js';
 import { type GuidedCoefficients, guidedFilterCoefficients } from '../filters/guided.js';
 import { guidedMaskWithSpans } from '../filters/guided-apply.js';
 import { assertImage16 } from '../image16.js';
-import { growRegion, labelComponents, onOutline, outlineLengths } from '../local/regions.js';
-import { colourBins, skyColourPosterior } from './colour-model.js';
+import { growRegion, labelComponents, outlineLengths, outlinePixels } from '../local/regions.js';
+import { type ColourBins, colourBins, posteriorOf, type SkyColourModel, skyColourModel, skyColourPosterior, skyColouredWhere } from './colour-model.js';
 import { SkyHue, skyFeatures, type SkyFeatures } from './features.js';
 
 /** A soft sky mask at the image's size. */
@@ -83,33 +83,35 @@ function componentStats(labels: Int32Array, count: number, features: SkyFeatures
     families: [0, 0, 0, 0],
   }));
   const halfHeight = labels.length / width / 2;
-  for (let i = 0; i < labels.length; i++) {
-    const label = labels[i]!;
-    if (label < 0) continue;
-    const c = stats[label]!;
-    const x = i % width;
-    const y = (i - x) / width;
-    const r = rgb[i * 3]!,
-      g = rgb[i * 3 + 1]!,
-      b = rgb[i * 3 + 2]!;
-    const luma = features.luma[i]!;
-    c.area++;
-    if (y === 0) {
-      c.topContact++;
-      if (features.hue[i] === SkyHue.blue) c.topBlue++;
+  const { luma, prior, hue } = features;
+  for (let y = 0, i = 0; i < labels.length; y++) {
+    for (let x = 0; x < width; x++, i++) {
+      const label = labels[i]!;
+      if (label < 0) continue;
+      const c = stats[label]!;
+      const r = rgb[i * 3]!,
+        g = rgb[i * 3 + 1]!,
+        b = rgb[i * 3 + 2]!;
+      const l = luma[i]!;
+      const family = hue[i]!;
+      c.area++;
+      if (y === 0) {
+        c.topContact++;
+        if (family === SkyHue.blue) c.topBlue++;
+      }
+      if ((x === 0 || x === width - 1) && y < halfHeight) c.sideContact++;
+      if (y < c.minY) c.minY = y;
+      c.maxY = y;
+      c.lumaSum += l;
+      c.priorSum += prior[i]!;
+      c.coolSum += b - r;
+      if (r >= CLIPPED && g >= CLIPPED && b >= CLIPPED) c.clipped++;
+      c.ySum += y;
+      c.yySum += y * y;
+      c.yLumaSum += y * l;
+      c.yCoolSum += y * (b - r);
+      c.families[family]!++;
     }
-    if ((x === 0 || x === width - 1) && y < halfHeight) c.sideContact++;
-    if (y < c.minY) c.minY = y;
-    c.maxY = y;
-    c.lumaSum += luma;
-    c.priorSum += features.prior[i]!;
-    c.coolSum += b - r;
-    if (Math.min(r, g, b) >= CLIPPED) c.clipped++;
-    c.ySum += y;
-    c.yySum += y * y;
-    c.yLumaSum += y * luma;
-    c.yCoolSum += y * (b - r);
-    c.families[features.hue[i]!]!++;
   }
   return stats;
 }
@@ -176,7 +178,7 @@ const TOUCH_RADIUS = 6;
  * reaching past the frame: through the top, or through a side high up when its colour
  * can be judged (sky seen past an overhang).
  */
-function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy, bins: Uint16Array): { accepted: Uint8Array; overcast: boolean } {
+function seedComponents(stats: Component[], families: number[], labels: Int32Array, features: SkyFeatures, copy: AnalysisCopy, bins: ColourBins): { accepted: Uint8Array; overcast: boolean } {
   const n = labels.length;
   const accepted = new Uint8Array(stats.length);
   const blue = (k: number) => families[k] === SkyHue.blue;
@@ -246,7 +248,7 @@ function pixelsOf(labels: Int32Array, accepted: Uint8Array): Uint8Array {
  * Accepts the components that share enough of their outline with the region (within
  * TOUCH_RADIUS); adds their pixels to it. Returns whether any joined.
  */
-function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Array, families: number[], outlines: Int32Array, stats: Component[], luma: Float32Array, width: number, height: number): boolean {
+function joinTouching(region: Uint8Array, labels: Int32Array, outline: Uint8Array, accepted: Uint8Array, families: number[], outlines: Int32Array, stats: Component[], luma: Float32Array, width: number, height: number): boolean {
   const n = labels.length;
   const inside = new Float32Array(region);
   const near = boxMean(inside, width, height, TOUCH_RADIUS);
@@ -257,7 +259,7 @@ function joinTouching(region: Uint8Array, labels: Int32Array, accepted: Uint8Arr
   const besideLuma = new Float64Array(accepted.length);
   for (let p = 0; p < n; p++) {
     const label = labels[p]!;
-    if (label < 0 || accepted[label] || near[p] === 0 || !onOutline(labels, p, width)) continue;
+    if (!outline[p] || accepted[label] || near[p] === 0) continue;
     touching[label]!++;
     besideLuma[label]! += nearLuma[p]! / near[p]!;
   }
@@ -295,22 +297,26 @@ function coarseSkyRegion(copy: AnalysisCopy): CoarseSky | null {
   const bins = colourBins(rgb);
   const { accepted, overcast } = seedComponents(stats, families, labels, features, copy, bins);
   if (!accepted.includes(1)) return null;
-  const outlines = outlineLengths(labels, count, width);
+  // The labels stay as they are: which pixels outline their component is found once, for every round of joining.
+  const outline = outlinePixels(labels, width);
+  const outlines = outlineLengths(labels, outline, count);
   const region = pixelsOf(labels, accepted);
   const allowed = new Uint8Array(n);
-  let posterior: Float32Array;
   // Growing by colour brings the region up to cloud edges (thin lines of texture, where
   // roofs and foliage are textured all over); clouds beyond them then join by touch.
   const wideTexture = boxMean(texture, width, height, 4);
   // Where growth may go whatever the colour model says: the same every round.
   const smooth = new Uint8Array(n);
   for (let i = 0; i < n; i++) smooth[i] = texture[i]! < SMOOTH_LOOSE * unit && wideTexture[i]! < 0.5 * SMOOTH_LOOSE * unit && prior[i]! > 0.15 ? 1 : 0;
+  let model: SkyColourModel;
   for (let round = 0; ; round++) {
-    posterior = skyColourPosterior(bins, region, prior);
-    for (let i = 0; i < n; i++) allowed[i] = smooth[i]! && posterior[i]! > 0.5 ? 1 : 0;
+    model = skyColourModel(bins, region);
+    skyColouredWhere(model, bins, prior, smooth, allowed);
     growRegion(region, allowed, width);
-    if (round === 3 || !joinTouching(region, labels, accepted, families, outlines, stats, features.luma, width, height)) break;
+    if (round === 3 || !joinTouching(region, labels, outline, accepted, families, outlines, stats, features.luma, width, height)) break;
   }
+  // The last round's posterior is read everywhere from here on; the earlier rounds' only where smooth.
+  const posterior = posteriorOf(model, bins, prior);
   // Sky seen through foliage: textured, cut off from the rest, but its colour leaves no
   // doubt and it is no lower than the sky in its column (the sea below the horizon is).
   const lowest = new Int32Array(width).fill(-1);
