@@ -56,29 +56,38 @@ function megapixels(mp: number): string {
  * goes to a thread once the memory its development takes is free in the shared budget.
  */
 export class ImagingPool implements ImagingEngine {
-  private readonly pool: Piscina;
+  private pool: Piscina | null = null;
 
   constructor(
-    threads: number,
+    private readonly threads: number,
     private readonly admission: Admission,
     /** Nice levels the imaging threads, and every other thread but the event loop, run below the main thread (jobs/thread-priority.ts); 0 keeps the API's priority. */
-    nice = 0,
+    private readonly nice = 0,
   ) {
-    this.pool = new Piscina({
+    lowerAllButEventLoopFromNowOn(nice);
+  }
+
+  /**
+   * The threads, started with the first task: a command that develops nothing (accounts,
+   * keys) never starts them, nor stops them while they still load their modules, which
+   * Node 20 can abort on (a worker terminated during ES module evaluation).
+   */
+  private threadPool(): Piscina {
+    this.pool ??= new Piscina({
       filename: new URL('./imaging-tasks.js', import.meta.url).href,
-      workerData: { nice },
+      workerData: { nice: this.nice },
       // Every thread stays up, its event loop free between tasks (no blocking wait for the
       // next one): a photo alone is split over the idle threads (imaging/bands.ts).
-      minThreads: threads,
-      maxThreads: threads,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       atomics: 'disabled',
     });
-    lowerAllButEventLoopFromNowOn(nice);
+    return this.pool;
   }
 
   /** Runs a task, moving every byte array found in `moved` to the worker. */
   private async run<T>(name: string, task: object, moved: Uint8Array[] = []): Promise<T> {
-    return this.pool.run(task, { name, transferList: moved.map((b) => b.buffer as ArrayBuffer) }) as Promise<T>;
+    return this.threadPool().run(task, { name, transferList: moved.map((b) => b.buffer as ArrayBuffer) }) as Promise<T>;
   }
 
   /**
@@ -184,7 +193,7 @@ export class ImagingPool implements ImagingEngine {
     });
   }
 
-  close(): Promise<void> {
-    return this.pool.destroy();
+  async close(): Promise<void> {
+    await this.pool?.destroy();
   }
 }
