@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { applyGeometry, detectPerspective, detectStraighten, lightroomGeometry, planGeometry } from '../../src/imaging/geometry/index.js';
 import { rotationHomography } from '../../src/imaging/geometry/camera.js';
 import { planForHomography } from '../../src/imaging/geometry/frame.js';
-import { downscaledRgb } from '../../src/imaging/geometry/grey.js';
+import { downscaledGrey, downscaledRgb } from '../../src/imaging/geometry/grey.js';
 import { verticalTilt } from '../../src/imaging/geometry/tilt.js';
 import { resample } from '../../src/imaging/geometry/warp.js';
 import { project, rotationX } from '../../src/imaging/matrix.js';
@@ -56,14 +56,17 @@ function keystone(image: Image16, degrees: number, focal: number): Image16 {
   return resample(image, plan.toSource, plan.width, plan.height);
 }
 
+/** Sizes and long edges of the block-average copies: several blocks, one row of blocks, one block. */
+const BLOCK_CASES = [
+  [37, 23, 10],
+  [1100, 70, 1024],
+  [5, 4, 8],
+] as const;
+
 describe('downscaledRgb', () => {
   it('averages whole blocks, an 8-bit photo as its exact widening, number for number', () => {
     const rand = seededRandom(6);
-    for (const [width, height, maxEdge] of [
-      [37, 23, 10],
-      [1100, 70, 1024],
-      [5, 4, 8],
-    ] as const) {
+    for (const [width, height, maxEdge] of BLOCK_CASES) {
       const narrow = { width, height, data: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 256)) };
       const wide = { width, height, data: Uint16Array.from(narrow.data, (v) => v * 257) };
       const copy = downscaledRgb(wide, maxEdge);
@@ -81,6 +84,23 @@ describe('downscaledRgb', () => {
       }
       assert.deepEqual(copy.data, expected, `${width}×${height}`);
       assert.deepEqual(downscaledRgb(narrow, maxEdge).data, copy.data, `${width}×${height}: 8 bits as 16`);
+    }
+  });
+});
+
+describe('downscaledGrey', () => {
+  it("is the Rec. 709 luma of downscaledRgb's channels, number for number", () => {
+    const rand = seededRandom(9);
+    for (const [width, height, maxEdge] of BLOCK_CASES) {
+      const narrow = { width, height, data: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 256)) };
+      const wide = { width, height, data: Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536)) };
+      for (const image of [narrow, wide]) {
+        const rgb = downscaledRgb(image, maxEdge);
+        const grey = downscaledGrey(image, maxEdge);
+        assert.deepEqual([grey.width, grey.height, grey.factor, grey.channels], [rgb.width, rgb.height, rgb.factor, 1]);
+        const expected = Float32Array.from({ length: rgb.width * rgb.height }, (_, i) => 0.2126 * rgb.data[3 * i]! + 0.7152 * rgb.data[3 * i + 1]! + 0.0722 * rgb.data[3 * i + 2]!);
+        assert.deepEqual(grey.data, expected, `${width}×${height}, ${image.data.BYTES_PER_ELEMENT * 8} bits`);
+      }
     }
   });
 });

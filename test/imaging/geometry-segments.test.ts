@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { detectSegments } from '../../src/imaging/geometry/index.js';
-import { downscaledGrey, downscaledRgb } from '../../src/imaging/geometry/grey.js';
 import { seededRandom } from '../../src/imaging/random.js';
 import type { Image16 } from '../../src/imaging/types.js';
 
@@ -68,26 +67,5 @@ describe('detectSegments', () => {
     const long = detectSegments(shapes(200, 160)).filter((s) => s.length > 60 && Math.abs(s.angle - 5.73) < 1);
     assert.equal(long.length, 2);
     for (const s of long) assert.ok(Math.abs(s.angle - (0.1 * 180) / Math.PI) < 0.3, `angle ${s.angle}`);
-  });
-});
-
-describe('downscaledGrey', () => {
-  it("is the Rec. 709 luma of downscaledRgb's channels, number for number", () => {
-    const rand = seededRandom(9);
-    for (const [width, height, maxEdge] of [
-      [37, 23, 10],
-      [1100, 70, 1024],
-      [5, 4, 8],
-    ] as const) {
-      const narrow = { width, height, data: Uint8Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 256)) };
-      const wide = { width, height, data: Uint16Array.from({ length: width * height * 3 }, () => Math.floor(rand() * 65536)) };
-      for (const image of [narrow, wide]) {
-        const rgb = downscaledRgb(image, maxEdge);
-        const grey = downscaledGrey(image, maxEdge);
-        assert.deepEqual([grey.width, grey.height, grey.factor, grey.channels], [rgb.width, rgb.height, rgb.factor, 1]);
-        const expected = Float32Array.from({ length: rgb.width * rgb.height }, (_, i) => 0.2126 * rgb.data[3 * i]! + 0.7152 * rgb.data[3 * i + 1]! + 0.0722 * rgb.data[3 * i + 2]!);
-        assert.deepEqual(grey.data, expected, `${width}×${height}, ${image.data.BYTES_PER_ELEMENT * 8} bits`);
-      }
-    }
   });
 });
