@@ -73,6 +73,11 @@ function widen(narrow: Uint8Array, out: Uint16Array): Uint16Array {
 
 /** A sharp pipeline reading the image as raw 16-bit RGB. */
 export function sharpFromImage16(image: Image16): Sharp {
+  return sharpFromRgb(image);
+}
+
+/** A sharp pipeline reading the image as raw RGB at its depth (sharp takes it from the typed array). */
+function sharpFromRgb(image: RgbImage): Sharp {
   return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
 }
 
@@ -101,12 +106,7 @@ export function resizeImage16(image: Image16, width: number, height: number): Pr
 
 /** resizeImage16 at 8 bits: libvips' vector path, several times faster than its 16-bit one. */
 export function resizeImage8(image: Image8, width: number, height: number): Promise<Image8> {
-  return resizeAtDepth(image, width, height, sharpFromImage8, image8FromSharp);
-}
-
-/** A sharp pipeline reading the image as raw 8-bit RGB. */
-function sharpFromImage8(image: Image8): Sharp {
-  return sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
+  return resizeAtDepth(image, width, height, sharpFromRgb, image8FromSharp);
 }
 
 /** Runs a sharp pipeline on 8-bit RGB to an Image8. */

@@ -80,30 +80,23 @@ export function skyColourModel(bins: ColourBins, sky: Uint8Array): SkyColourMode
   return { skyPart, total };
 }
 
+/** The posterior of a pixel in cell c with colour prior p, in doubles. */
+function posteriorIn(model: SkyColourModel, c: number, p: number): number {
+  return (model.skyPart[c]! + FALLBACK * p) / model.total[c]!;
+}
+
 /** The model's P(sky | colour) per pixel. prior: the pixels' colour prior. */
 export function posteriorOf(model: SkyColourModel, bins: ColourBins, prior: Float32Array): Float32Array {
-  const { skyPart, total } = model;
   const { cells } = bins;
   const posterior = new Float32Array(cells.length);
-  for (let i = 0; i < cells.length; i++) {
-    const c = cells[i]!;
-    posterior[i] = (skyPart[c]! + FALLBACK * prior[i]!) / total[c]!;
-  }
+  for (let i = 0; i < cells.length; i++) posterior[i] = posteriorIn(model, cells[i]!, prior[i]!);
   return posterior;
 }
 
 /** Marks allowed the pixels of where whose posterior (as posteriorOf stores it, in f32) is above 0.5, the rest not: the posterior found only where it is read. */
 export function skyColouredWhere(model: SkyColourModel, bins: ColourBins, prior: Float32Array, where: Uint8Array, allowed: Uint8Array): void {
-  const { skyPart, total } = model;
   const { cells } = bins;
-  for (let i = 0; i < cells.length; i++) {
-    if (!where[i]) {
-      allowed[i] = 0;
-      continue;
-    }
-    const c = cells[i]!;
-    allowed[i] = Math.fround((skyPart[c]! + FALLBACK * prior[i]!) / total[c]!) > 0.5 ? 1 : 0;
-  }
+  for (let i = 0; i < cells.length; i++) allowed[i] = where[i] && Math.fround(posteriorIn(model, cells[i]!, prior[i]!)) > 0.5 ? 1 : 0;
 }
 
 /** P(sky | colour) per pixel (skyColourModel, posteriorOf) of the sky pixels given. */
