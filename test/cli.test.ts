@@ -31,27 +31,38 @@ async function cli(dataDir: string, ...args: string[]): Promise<string> {
 
 const lastLine = (text: string) => text.trimEnd().split('\n').pop()!;
 
-/** Starts `retouch serve` and resolves with its URL and everything it printed so far. */
-function serve(dataDir: string): Promise<{ url: string; output: () => string; stop: () => Promise<void> }> {
+/** How a process ended: its exit code, or the signal that killed it. */
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/**
+ * Starts `retouch serve` and resolves with its URL and everything it printed so far; `stop`
+ * sends SIGTERM (once) and resolves with how the server ended, however often it is called.
+ */
+function serve(dataDir: string): Promise<{ url: string; output: () => string; stop: () => Promise<Exit> }> {
   const child = spawn(process.execPath, [main, 'serve'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0' } });
   let output = '';
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+  const exited = new Promise<Exit>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const stop = () => {
+    if (child.exitCode === null && child.signalCode === null && !child.killed) child.kill('SIGTERM');
+    return exited;
+  };
   after(stop);
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /retouch listening on (http:\/\/[\d.:]+)/.exec(output);
+      const match = /retouch listening on (http:\/\/[\d.:]+) /.exec(output);
       if (match) resolve({ url: match[1]!, output: () => output, stop });
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+    void exited.then((exit) => reject(new Error(`serve ended (${JSON.stringify(exit)}) before it listened: ${output}`)));
   });
+}
+
+/** Stops a server and checks that SIGTERM shut it down cleanly, with what it printed if not. */
+async function stopCleanly(server: Awaited<ReturnType<typeof serve>>): Promise<void> {
+  const exit = await server.stop();
+  assert.deepEqual(exit, { code: 0, signal: null }, `serve did not shut down cleanly on SIGTERM:\n${server.output()}`);
 }
 
 describe('command line', () => {
@@ -136,10 +147,10 @@ describe('command line', () => {
     assert.notEqual(rotated, demoKey);
     assert.equal((await demo.get('/v1/i2i/projects')).status, 401, 'the old key stops working at once');
     assert.equal((await demo.withKey(rotated).get('/v1/i2i/projects')).status, 200);
-    await first.stop();
+    await stopCleanly(first);
 
     const second = await serve(dir);
     assert.ok(!second.output().includes('Created account'), 'no second demo account');
-    await second.stop();
+    await stopCleanly(second);
   });
 });

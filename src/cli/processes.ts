@@ -17,6 +17,12 @@ async function serve(config: Config): Promise<void> {
   const logs = bufferedStdout();
   const server = await startServer(config, { logStream: logs });
   const demoKey = await server.services.accounts.ensureDemo();
+  // Before the line that says it listens: whoever waits for it may stop the server at once.
+  onSignals(async (signal) => {
+    server.app.log.info(`${signal}: shutting down`);
+    await server.close();
+    process.exit(0);
+  });
   if (demoKey) {
     // The lines logged while starting come first, as they were logged.
     logs.flushSync();
@@ -29,11 +35,6 @@ async function serve(config: Config): Promise<void> {
   server.app.log.info(`retouch listening on ${server.url} (database: ${server.services.db.engine}, data: ${config.dataDir})`);
   // Whoever started the server waits for that line (scripts, tests, benches): not for a block to fill.
   logs.flushSync();
-  onSignals(async (signal) => {
-    server.app.log.info(`${signal}: shutting down`);
-    await server.close();
-    process.exit(0);
-  });
 }
 
 /** A process that runs queued jobs only, beside any number of `serve` processes sharing the database. */
