@@ -44,14 +44,14 @@ async function work(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel }, logs);
   const services = await createServices(config);
   const workers = await startWorkers(services, log);
-  log.info(`retouch worker running (database: ${services.db.engine}, imaging threads: ${config.imagingThreads})`);
-  logs.flushSync();
   onSignals(async (signal) => {
     log.info(`${signal}: finishing the jobs in hand`);
     await workers.stop();
     await services.close();
     process.exit(0);
   });
+  log.info(`retouch worker running (database: ${services.db.engine}, imaging threads: ${config.imagingThreads})`);
+  logs.flushSync();
 }
 
 export function processCommands(program: Command): void {
