@@ -117,6 +117,18 @@ test('a smooth scene: its bracket groups, its near-duplicates from spots 8-13 % 
   }
 });
 
+test('a smooth scene from a spot just beyond the hand-held range: another viewpoint fits better', async () => {
+  // Framed 22-30 px away at 480 px (7-10 px at 160, the hand-held range being ±5): the true peak
+  // lies just outside the range, the best hand-held fit on its slope at the rim. Counting rival
+  // peaks only further than the range from that fit skipped the true one (uniqueness 0.08-0.66).
+  const smooth = smoothScene(scenes[0]!, 6);
+  const here = await lumaThumbnail(await photo(smooth, 0));
+  for (const dx of [22, 24, 27, 30]) {
+    const m = matchScenes(here, await lumaThumbnail(await photo(smooth, 0.8, dx, 3)));
+    assert.ok(m.uniqueness < 0, `${dx} px away: ${JSON.stringify(m)}`);
+  }
+});
+
 test('a bright pastel scene: its bracket groups though the +2 EV frame is nearly all white, its near-duplicates do not', async () => {
   // Soft shapes at half contrast in linear light on a 2-stop ramp: the +2 EV frame keeps structure
   // on 3 % of its pixels, and at far shifts the two frames see structure together on a handful,
