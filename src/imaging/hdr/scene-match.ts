@@ -55,8 +55,9 @@ export interface SceneMatch {
   /**
    * How much better the best hand-held shift fits than any other peak of the correlation within
    * 20 % of the long edge, outside the range hand-held frames move (another viewpoint), at half
-   * size and with slow shading taken out; a peak counts only over at least half the pixels the
-   * hand-held fit is measured on; negative when another viewpoint fits better.
+   * size (at full size where the half-size fit is on the rim and full size resolves it) and with
+   * slow shading taken out; a peak counts only over at least half the pixels the hand-held fit is
+   * measured on; negative when another viewpoint fits better.
    */
   uniqueness: number;
   /** Median of log2(linear b / linear a) over pixels usable in both: b's exposure relative to a's, in EV. */
@@ -207,26 +208,32 @@ function bestShift(a: Plane, b: Plane, radius: number): { dx: number; dy: number
  */
 const MIN_RIVAL_SUPPORT_SHARE = 0.5;
 
+/** uniqueness at one scale, and whether the held fit lies on the rim of the hand-held range there. */
+interface ViewpointFit {
+  uniqueness: number;
+  heldOnRim: boolean;
+}
+
 /**
- * uniqueness (SceneMatch) at half size: the best correlation of the structure within the
- * hand-held range (±radius) less that of the best other peak within ±wide lying outside that
- * range and measured over enough pixels (MIN_RIVAL_SUPPORT_SHARE).
+ * uniqueness (SceneMatch) on the thumbnail reduced by `factor` (1 or 2): the best correlation of
+ * the structure within the hand-held range (±radius) less that of the best other peak within
+ * ±wide lying outside that range and measured over enough pixels (MIN_RIVAL_SUPPORT_SHARE).
  */
-function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number): number {
-  const ha = prepareStructure(blockMean(a, 2));
-  const hb = prepareStructure(blockMean(b, 2));
-  const half = Math.ceil(radius / 2);
-  const reach = Math.max(half, Math.ceil(wide / 2));
+function viewpointFit(a: Plane, b: Plane, radius: number, wide: number, factor: 1 | 2): ViewpointFit {
+  const ha = prepareStructure(factor === 1 ? a : blockMean(a, factor));
+  const hb = prepareStructure(factor === 1 ? b : blockMean(b, factor));
+  const half = Math.ceil(radius / factor);
+  const reach = Math.max(half, Math.ceil(wide / factor));
   const side = 2 * reach + 1;
   const surface = new Float64Array(side * side);
   const support = new Float64Array(side * side);
-  let held = { similarity: -Infinity, support: 0 };
+  let held = { similarity: -Infinity, support: 0, dx: 0, dy: 0 };
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       const fit = correlation(ha, hb, x - reach, y - reach);
       surface[y * side + x] = fit.similarity;
       support[y * side + x] = fit.support;
-      if (Math.abs(x - reach) <= half && Math.abs(y - reach) <= half && fit.similarity > held.similarity) held = fit;
+      if (Math.abs(x - reach) <= half && Math.abs(y - reach) <= half && fit.similarity > held.similarity) held = { ...fit, dx: x - reach, dy: y - reach };
     }
   }
   // Another viewpoint is another peak of the correlation, not the slope of this one: a smooth
@@ -247,7 +254,24 @@ function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number): 
       if (peak) rival = s;
     }
   }
-  return held.similarity - rival;
+  return { uniqueness: held.similarity - rival, heldOnRim: Math.max(Math.abs(held.dx), Math.abs(held.dy)) >= half };
+}
+
+/**
+ * uniqueness (SceneMatch): measured at half size; where the held fit lies on the rim of the
+ * hand-held range there, measured again at full size, and that answer taken when its held fit
+ * lies inside the range. Halving a soft scene can blur its structure into a ridge along which the
+ * held fit slides to the rim and a rival on the same ridge wins (Storm softened: −0.01 at half
+ * size; at full size a clear peak, 0.08); where full size finds no peak inside the range either
+ * (a frame nearly all white), the half-size answer stands. Full size costs about 16 times half
+ * size, so it is measured only for such pairs, and not where the best shift is on the rim
+ * (`onRim`), which rejects the pair anyway.
+ */
+function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number, onRim: boolean): number {
+  const halfSize = viewpointFit(a, b, radius, wide, 2);
+  if (!halfSize.heldOnRim || onRim) return halfSize.uniqueness;
+  const fullSize = viewpointFit(a, b, radius, wide, 1);
+  return fullSize.heldOnRim ? halfSize.uniqueness : fullSize.uniqueness;
 }
 
 /** ev and dominance of b against a, shifted by (dx, dy), over pixels usable in both. */
@@ -286,6 +310,7 @@ export function matchScenes(a: LumaThumbnail, b: LumaThumbnail): SceneMatch {
   if (a.width !== b.width || a.height !== b.height) return { similarity: 0, dx: 0, dy: 0, atSearchLimit: false, uniqueness: 0, ev: 0, dominance: 0 };
   const radius = Math.max(1, Math.round(MAX_SHIFT_SHARE * Math.max(a.width, a.height)));
   const { dx, dy, similarity } = bestShift(a, b, radius);
-  const uniqueness = viewpointUniqueness(a, b, radius, Math.round(WIDE_SHIFT_SHARE * Math.max(a.width, a.height)));
-  return { similarity, dx, dy, atSearchLimit: Math.max(Math.abs(dx), Math.abs(dy)) >= radius, uniqueness, ...exposureRelation(a, b, dx, dy) };
+  const atSearchLimit = Math.max(Math.abs(dx), Math.abs(dy)) >= radius;
+  const uniqueness = viewpointUniqueness(a, b, radius, Math.round(WIDE_SHIFT_SHARE * Math.max(a.width, a.height)), atSearchLimit);
+  return { similarity, dx, dy, atSearchLimit, uniqueness, ...exposureRelation(a, b, dx, dy) };
 }
