@@ -1,7 +1,7 @@
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import type { PhotoMetadata } from '../types.js';
 import { MAX_BRACKET_FRAMES, MIN_BRACKET_FRAMES } from './merge.js';
-import { type LumaThumbnail, matchScenes, meanLinear, type SceneMatch } from './scene-match.js';
+import { type LumaThumbnail, matchScenes, meanLinear, MIN_SIMILARITY, type SceneMatch } from './scene-match.js';
 
 export interface BracketCandidate {
   fileName: string;
@@ -29,13 +29,7 @@ export const DEFAULT_MAX_GAP_SECONDS = 3;
 /** Exposures closer than this in EV are the same setting (steps are at least 1/3 EV). */
 const SAME_EXPOSURE_EV = 0.15;
 
-/**
- * Content grouping: photos are one scene from one spot when their equalised gradient fields
- * correlate at least this much at the best hand-held shift (on the fitting photos: frames of
- * a bracket 0.58 and up, the same scene from 8 % or more further aside at most 0.34; see
- * docs/imaging-hdr.md).
- */
-export const MIN_SIMILARITY = 0.45;
+export { MIN_SIMILARITY };
 /**
  * Content grouping: no other viewpoint within 20 % of the long edge may fit as well as the
  * hand-held alignment (matchScenes' uniqueness above this). On the fitting side (`npm run eval --
