@@ -29,13 +29,15 @@ export const DEFAULT_MAX_GAP_SECONDS = 3;
 /** Exposures closer than this in EV are the same setting (steps are at least 1/3 EV). */
 const SAME_EXPOSURE_EV = 0.15;
 
+/** Defined with matchScenes, which skips its full-size second opinion for pairs below it. */
 export { MIN_SIMILARITY };
 /**
  * Content grouping: no other viewpoint within 20 % of the long edge may fit as well as the
  * hand-held alignment (matchScenes' uniqueness above this). On the fitting side (`npm run eval --
  * hdr-grouping`, soft and pastel looks included) brackets' frames scored 0.30 and more against
  * their 0 EV frame and near-duplicate pairs that passed every other test at most 0.10, except
- * `Storm`, whose streaks do not fix the viewpoint (brackets −0.01 to 0.35, a series pair 0.21).
+ * `Storm`, whose streaks do not fix the viewpoint at half size (brackets 0.08 to 0.35 with the
+ * full-size second opinion, see matchScenes; its series pairs at most −0.02).
  * No margin is added: any would be tuned to a few scenes.
  */
 export const MIN_UNIQUENESS = 0;
