@@ -5,7 +5,7 @@ import { groupBrackets, lumaThumbnail, matchScenes, middleFrame, darkestFrame, t
 import { image16FromSharp, sharpFromImage16 } from '../../src/imaging/image16.js';
 import { emptyMetadata } from '../../src/imaging/metadata.js';
 import type { Image16, PhotoMetadata } from '../../src/imaging/types.js';
-import { expose, hdrScene, pastelScene, type Radiance, smoothScene } from './hdr-scenes.js';
+import { expose, hdrScene, pastelScene, type Radiance, smoothScene, streakScene } from './hdr-scenes.js';
 
 /** What an export that strips EXIF leaves: nothing. */
 const STRIPPED: PhotoMetadata = emptyMetadata();
@@ -117,6 +117,18 @@ test('a smooth scene: its bracket groups, its near-duplicates from spots 8-13 % 
   }
 });
 
+test('a smooth scene from a spot just beyond the hand-held range: another viewpoint fits better', async () => {
+  // Framed 22-30 px away at 480 px (7-10 px at 160, the hand-held range being ±5): the true peak
+  // lies just outside the range, the best hand-held fit on its slope at the rim. Counting rival
+  // peaks only further than the range from that fit skipped the true one (uniqueness 0.08-0.66).
+  const smooth = smoothScene(scenes[0]!, 6);
+  const here = await lumaThumbnail(await photo(smooth, 0));
+  for (const dx of [22, 24, 27, 30]) {
+    const m = matchScenes(here, await lumaThumbnail(await photo(smooth, 0.8, dx, 3)));
+    assert.ok(m.uniqueness < 0, `${dx} px away: ${JSON.stringify(m)}`);
+  }
+});
+
 test('a bright pastel scene: its bracket groups though the +2 EV frame is nearly all white, its near-duplicates do not', async () => {
   // Soft shapes at half contrast in linear light on a 2-stop ramp: the +2 EV frame keeps structure
   // on 3 % of its pixels, and at far shifts the two frames see structure together on a handful,
@@ -129,6 +141,25 @@ test('a bright pastel scene: its bracket groups though the +2 EV frame is nearly
   assert.deepEqual(groupBrackets(bracket), [['p1.jpg', 'p2.jpg', 'p3.jpg']]);
   assert.ok(matchScenes(bracket[1]!.thumbnail!, bracket[2]!.thumbnail!).uniqueness > 0);
   const series = [await shot('q1.jpg', -0.8, -40, 4), await shot('q2.jpg', 0, 0, -3), await shot('q3.jpg', 0.7, 60, 2)];
+  assert.deepEqual(
+    groupBrackets(series),
+    series.map((f) => [f.fileName]),
+  );
+});
+
+test('a streaky scene: its bracket groups, though at half size its bands fit along a ridge; its near-duplicates do not', async () => {
+  // Halved, only the bands are left: the hand-held fit slides along them to the rim of the range
+  // and a rival on the same bands fits better (uniqueness -0.03 and -0.04 at half size); at full
+  // size the fine texture fixes the shift (0.13 and 0.04).
+  const streaks = streakScene(WIDTH + 2 * MARGIN, HEIGHT + 2 * MARGIN);
+  const shot = async (name: string, ev: number, dx: number, dy: number) => candidate(name, await photo(streaks, ev, dx, dy));
+  const bracket = [await shot('c1.jpg', -2, 4, -3), await shot('c2.jpg', 0, 0, 0), await shot('c3.jpg', 2, -5, 4)];
+  assert.deepEqual(groupBrackets(bracket), [['c1.jpg', 'c2.jpg', 'c3.jpg']]);
+  for (const k of [0, 2]) {
+    const m = matchScenes(bracket[1]!.thumbnail!, bracket[k]!.thumbnail!);
+    assert.ok(m.uniqueness > 0 && !m.atSearchLimit, `frame ${k + 1} against the 0 EV frame: ${JSON.stringify(m)}`);
+  }
+  const series = [await shot('d1.jpg', -0.8, -40, 4), await shot('d2.jpg', 0, 0, -3), await shot('d3.jpg', 0.7, 60, 2)];
   assert.deepEqual(
     groupBrackets(series),
     series.map((f) => [f.fileName]),

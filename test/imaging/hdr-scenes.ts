@@ -13,16 +13,16 @@ export interface Radiance {
 }
 
 /**
- * Random texture in [-1, 1]: random values on a grid `cell` px apart, bilinearly interpolated
- * (smooth) or held over each cell (sharp-edged blocks, like pebbles or tiles).
+ * Random texture in [-1, 1]: random values on a grid `cell` px apart (`cellY` down), bilinearly
+ * interpolated (smooth) or held over each cell (sharp-edged blocks, like pebbles or tiles).
  */
-function valueNoise(width: number, height: number, cell: number, smooth: boolean, random: () => number): Float32Array {
+function valueNoise(width: number, height: number, cell: number, smooth: boolean, random: () => number, cellY = cell): Float32Array {
   const gw = Math.ceil(width / cell) + 2;
-  const gh = Math.ceil(height / cell) + 2;
+  const gh = Math.ceil(height / cellY) + 2;
   const grid = Float32Array.from({ length: gw * gh }, () => random() * 2 - 1);
   const out = new Float32Array(width * height);
   for (let y = 0; y < height; y++) {
-    const v = y / cell;
+    const v = y / cellY;
     const y0 = Math.floor(v);
     const fy = smooth ? v - y0 : 0;
     for (let x = 0; x < width; x++) {
@@ -64,6 +64,26 @@ export function hdrScene(width: number, height: number, seed = 1): Radiance {
       let tint = [1, 1, 1];
       for (const r of rects) if (x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h) tint = r.tint;
       for (let c = 0; c < 3; c++) data[p * 3 + c] = base * texture * tint[c]!;
+    }
+  }
+  return { width, height, data };
+}
+
+/**
+ * A streaky grey scene, like soft clouds: horizontal bands (smooth texture 480 px along, 10 px
+ * down, ±50 %) with a faint fine texture (4 px, ±8 %), on a 6-stop illumination ramp left to
+ * right. Halved, only the bands are left, which fit along x nearly as well at any shift.
+ */
+export function streakScene(width: number, height: number, seed = 1): Radiance {
+  const random = seededRandom(seed);
+  const bands = valueNoise(width, height, 480, true, random, 10);
+  const fine = valueNoise(width, height, 4, true, random);
+  const data = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const p = y * width + x;
+      const light = 0.08 * 2 ** ((6 * x) / width) * Math.max(0, 1 + 0.5 * bands[p]! + 0.08 * fine[p]!);
+      for (let c = 0; c < 3; c++) data[p * 3 + c] = light;
     }
   }
   return { width, height, data };

@@ -1,7 +1,7 @@
 import { assertIntegerInRange, invalidParameterError } from '../args.js';
 import type { PhotoMetadata } from '../types.js';
 import { MAX_BRACKET_FRAMES, MIN_BRACKET_FRAMES } from './merge.js';
-import { type LumaThumbnail, matchScenes, meanLinear, type SceneMatch } from './scene-match.js';
+import { type LumaThumbnail, matchScenes, meanLinear, MIN_SIMILARITY, type SceneMatch } from './scene-match.js';
 
 export interface BracketCandidate {
   fileName: string;
@@ -29,19 +29,15 @@ export const DEFAULT_MAX_GAP_SECONDS = 3;
 /** Exposures closer than this in EV are the same setting (steps are at least 1/3 EV). */
 const SAME_EXPOSURE_EV = 0.15;
 
-/**
- * Content grouping: photos are one scene from one spot when their equalised gradient fields
- * correlate at least this much at the best hand-held shift (on the fitting photos: frames of
- * a bracket 0.58 and up, the same scene from 8 % or more further aside at most 0.34; see
- * docs/imaging-hdr.md).
- */
-export const MIN_SIMILARITY = 0.45;
+/** Defined with matchScenes, which skips its full-size second opinion for pairs below it. */
+export { MIN_SIMILARITY };
 /**
  * Content grouping: no other viewpoint within 20 % of the long edge may fit as well as the
  * hand-held alignment (matchScenes' uniqueness above this). On the fitting side (`npm run eval --
  * hdr-grouping`, soft and pastel looks included) brackets' frames scored 0.30 and more against
  * their 0 EV frame and near-duplicate pairs that passed every other test at most 0.10, except
- * `Storm`, whose streaks do not fix the viewpoint (brackets −0.01 to 0.35, a series pair 0.21).
+ * `Storm`, whose streaks do not fix the viewpoint at half size (brackets 0.08 to 0.35 with the
+ * full-size second opinion, see matchScenes; its series pairs at most −0.02).
  * No margin is added: any would be tuned to a few scenes.
  */
 export const MIN_UNIQUENESS = 0;

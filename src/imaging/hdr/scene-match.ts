@@ -25,6 +25,14 @@ const BRIGHT = 0.95;
 /** Fewer usable pixels than this share of the overlap and the pair cannot be compared. */
 const MIN_USABLE_SHARE = 0.05;
 
+/**
+ * Content grouping: photos are one scene from one spot when their equalised gradient fields
+ * correlate at least this much at the best hand-held shift (on the fitting photos: frames of
+ * a bracket 0.58 and up, the same scene from 8 % or more further aside at most 0.34; see
+ * docs/imaging-hdr.md).
+ */
+export const MIN_SIMILARITY = 0.45;
+
 /** A photo's encoded (sRGB) luma at THUMBNAIL_LONG_EDGE, what bracket grouping compares. */
 export type LumaThumbnail = Plane;
 
@@ -54,9 +62,10 @@ export interface SceneMatch {
   atSearchLimit: boolean;
   /**
    * How much better the best hand-held shift fits than any other peak of the correlation within
-   * 20 % of the long edge further from it than hand-held frames move (another viewpoint), at half
-   * size and with slow shading taken out; a peak counts only over at least half the pixels the
-   * hand-held fit is measured on; negative when another viewpoint fits better.
+   * 20 % of the long edge, outside the range hand-held frames move (another viewpoint), at half
+   * size (at full size where the half-size fit is on the rim and full size resolves it) and with
+   * slow shading taken out; a peak counts only over at least half the pixels the hand-held fit is
+   * measured on; negative when another viewpoint fits better.
    */
   uniqueness: number;
   /** Median of log2(linear b / linear a) over pixels usable in both: b's exposure relative to a's, in EV. */
@@ -207,35 +216,44 @@ function bestShift(a: Plane, b: Plane, radius: number): { dx: number; dy: number
  */
 const MIN_RIVAL_SUPPORT_SHARE = 0.5;
 
+/** uniqueness at one scale, and whether the held fit lies on the rim of the hand-held range there. */
+interface ViewpointFit {
+  uniqueness: number;
+  heldOnRim: boolean;
+}
+
 /**
- * uniqueness (SceneMatch) at half size: the best correlation of the structure within the
- * hand-held range (±radius) less that of the best other peak within ±wide lying further from it
- * than that range and measured over enough pixels (MIN_RIVAL_SUPPORT_SHARE).
+ * uniqueness (SceneMatch) on the thumbnail reduced by `factor` (1 or 2): the best correlation of
+ * the structure within the hand-held range (±radius) less that of the best other peak within
+ * ±wide lying outside that range and measured over enough pixels (MIN_RIVAL_SUPPORT_SHARE).
  */
-function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number): number {
-  const ha = prepareStructure(blockMean(a, 2));
-  const hb = prepareStructure(blockMean(b, 2));
-  const half = Math.ceil(radius / 2);
-  const reach = Math.max(half, Math.ceil(wide / 2));
+function viewpointFit(a: Plane, b: Plane, radius: number, wide: number, factor: 1 | 2): ViewpointFit {
+  const ha = prepareStructure(factor === 1 ? a : blockMean(a, factor));
+  const hb = prepareStructure(factor === 1 ? b : blockMean(b, factor));
+  const half = Math.ceil(radius / factor);
+  const reach = Math.max(half, Math.ceil(wide / factor));
   const side = 2 * reach + 1;
   const surface = new Float64Array(side * side);
   const support = new Float64Array(side * side);
-  let held = { x: reach, y: reach, similarity: -Infinity, support: 0 };
+  let held = { similarity: -Infinity, support: 0, dx: 0, dy: 0 };
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       const fit = correlation(ha, hb, x - reach, y - reach);
       surface[y * side + x] = fit.similarity;
       support[y * side + x] = fit.support;
-      if (Math.abs(x - reach) <= half && Math.abs(y - reach) <= half && fit.similarity > held.similarity) held = { x, y, ...fit };
+      if (Math.abs(x - reach) <= half && Math.abs(y - reach) <= half && fit.similarity > held.similarity) held = { ...fit, dx: x - reach, dy: y - reach };
     }
   }
   // Another viewpoint is another peak of the correlation, not the slope of this one: a smooth
   // scene's peak is broad, and its slope further out than hand-held frames move is no rival.
+  // Peaks count from the rim of the hand-held range on, not from the held fit's own
+  // neighbourhood: a spot just beyond the range fits best just outside it, with the held fit on
+  // its slope at the rim (Storm, spots 4 % apart: that peak was skipped, uniqueness 0.21).
   const minSupport = MIN_RIVAL_SUPPORT_SHARE * held.support;
   let rival = -1;
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
-      if (Math.max(Math.abs(x - held.x), Math.abs(y - held.y)) <= half) continue;
+      if (Math.max(Math.abs(x - reach), Math.abs(y - reach)) <= half) continue;
       const s = surface[y * side + x]!;
       let peak = s > rival && support[y * side + x]! >= minSupport;
       for (let v = Math.max(0, y - 1); peak && v <= Math.min(side - 1, y + 1); v++) {
@@ -244,7 +262,25 @@ function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number): 
       if (peak) rival = s;
     }
   }
-  return held.similarity - rival;
+  return { uniqueness: held.similarity - rival, heldOnRim: Math.max(Math.abs(held.dx), Math.abs(held.dy)) >= half };
+}
+
+/**
+ * uniqueness (SceneMatch): measured at half size; where the held fit lies on the rim of the
+ * hand-held range there, measured again at full size, and that answer taken when its held fit
+ * lies inside the range. Halving a soft scene can blur its structure into a ridge along which the
+ * held fit slides to the rim and a rival on the same ridge wins (Storm softened: −0.01 at half
+ * size; at full size a clear peak, 0.08); where full size finds no peak inside the range either
+ * (a frame nearly all white), the half-size answer stands. Full size costs about 16 times half
+ * size, so it is measured only for such pairs, and not where the best shift is on the rim
+ * or the similarity below MIN_SIMILARITY (`rejected`), which reject the pair anyway: in a project
+ * of 132 uploads those were the only pairs it would have re-measured (unrelated photos).
+ */
+function viewpointUniqueness(a: Plane, b: Plane, radius: number, wide: number, rejected: boolean): number {
+  const halfSize = viewpointFit(a, b, radius, wide, 2);
+  if (!halfSize.heldOnRim || rejected) return halfSize.uniqueness;
+  const fullSize = viewpointFit(a, b, radius, wide, 1);
+  return fullSize.heldOnRim ? halfSize.uniqueness : fullSize.uniqueness;
 }
 
 /** ev and dominance of b against a, shifted by (dx, dy), over pixels usable in both. */
@@ -283,6 +319,7 @@ export function matchScenes(a: LumaThumbnail, b: LumaThumbnail): SceneMatch {
   if (a.width !== b.width || a.height !== b.height) return { similarity: 0, dx: 0, dy: 0, atSearchLimit: false, uniqueness: 0, ev: 0, dominance: 0 };
   const radius = Math.max(1, Math.round(MAX_SHIFT_SHARE * Math.max(a.width, a.height)));
   const { dx, dy, similarity } = bestShift(a, b, radius);
-  const uniqueness = viewpointUniqueness(a, b, radius, Math.round(WIDE_SHIFT_SHARE * Math.max(a.width, a.height)));
-  return { similarity, dx, dy, atSearchLimit: Math.max(Math.abs(dx), Math.abs(dy)) >= radius, uniqueness, ...exposureRelation(a, b, dx, dy) };
+  const atSearchLimit = Math.max(Math.abs(dx), Math.abs(dy)) >= radius;
+  const uniqueness = viewpointUniqueness(a, b, radius, Math.round(WIDE_SHIFT_SHARE * Math.max(a.width, a.height)), atSearchLimit || similarity < MIN_SIMILARITY);
+  return { similarity, dx, dy, atSearchLimit, uniqueness, ...exposureRelation(a, b, dx, dy) };
 }
