@@ -29,8 +29,6 @@ export const DEFAULT_MAX_GAP_SECONDS = 3;
 /** Exposures closer than this in EV are the same setting (steps are at least 1/3 EV). */
 const SAME_EXPOSURE_EV = 0.15;
 
-/** Defined with matchScenes, which skips its full-size second opinion for pairs below it. */
-export { MIN_SIMILARITY };
 /**
  * Content grouping: no other viewpoint within 20 % of the long edge may fit as well as the
  * hand-held alignment (matchScenes' uniqueness above this). On the fitting side (`npm run eval --
